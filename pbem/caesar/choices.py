@@ -250,3 +250,53 @@ class Event:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "Event":
         return cls(d["kind"], Audience(d["audience"]), d["text"], dict(d.get("data", {})))
+
+
+# ---- JSON form of choices (conformance cases, decision trails) ----------------
+
+_CHOICE_TYPES: dict[str, type] = {
+    t.__name__: t
+    for t in (
+        Deploy, Discard, Play, Move, SeaMove, MainAttack, EndMoves, Levy, LevyStep, EndLevies, Jupiter, Vulcan,
+        NoEvent, Surprise, NextBattle, BattleAction, TakeHit, Regroup, EndRegroup, NavisToPort, Disband, EndDisband,
+    )
+}
+
+
+def choice_to_json(ch: Choice) -> dict[str, Any]:
+    """``{"type": "Move", "block": "Caesar:Legio 8", "path": ["Genua", "Roma"]}``."""
+    from dataclasses import fields
+
+    out: dict[str, Any] = {"type": type(ch).__name__}
+    for f in fields(ch):  # type: ignore[arg-type]
+        v = getattr(ch, f.name)
+        if isinstance(v, Enum):
+            v = v.value
+        elif isinstance(v, tuple):
+            v = [list(x) if isinstance(x, tuple) else x for x in v]
+            if f.name == "placement":
+                v = {loc: list(ids) for loc, ids in getattr(ch, f.name)}
+        out[f.name] = v
+    return out
+
+
+def choice_from_json(data: dict[str, Any]) -> Choice:
+    from dataclasses import fields
+
+    name = data.get("type")
+    cls = _CHOICE_TYPES.get(str(name))
+    if cls is None:
+        raise ValueError(f"unknown choice type {name!r}; expected one of {', '.join(sorted(_CHOICE_TYPES))}")
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            continue
+        v = data[f.name]
+        if f.name == "path":
+            v = tuple(v)
+        elif f.name == "placement":
+            v = tuple((loc, tuple(ids)) for loc, ids in sorted(v.items()))
+        elif f.name == "action":
+            v = Action(v)
+        kwargs[f.name] = v
+    return cls(**kwargs)  # type: ignore[no-any-return]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from pbem.caesar.board import Side
-from pbem.caesar.choices import Choice, Decision, DecisionKind, EndLevies, EndMoves, Move, SeaMove
+from pbem.caesar.choices import Choice, Decision, DecisionKind, EndDisband, EndLevies, EndMoves, Move, SeaMove
 from pbem.caesar.game import Game, new_game
 from pbem.caesar.movement import block_paths, movable_blocks, sea_paths
 from pbem.caesar.rng import Rng
@@ -36,6 +36,8 @@ def random_choice(g: Game, d: Decision, rng: Rng) -> Choice:
         return EndMoves()
     if d.kind is DecisionKind.LEVIES and rng.below(6) == 0:
         return EndLevies()
+    if d.kind is DecisionKind.WINTER_DISBAND and rng.below(8) != 0:
+        return EndDisband()
     opts = list(g.legal(d))
     if not opts:
         raise RuntimeError(f"no legal choice for {d}")
