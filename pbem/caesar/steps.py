@@ -251,9 +251,11 @@ class Session:
             raise SubmissionRejected(
                 [OrderError(0, "", f"step {step.number} ({step.title}) waits for {who}, not {side}")]
             )
+        found = _Checker(self, side, step).run(lines)
         if errors:
-            raise SubmissionRejected(errors)
-        errors = _Checker(self, side, step).run(lines)
+            # whole-submission complaints ("no play line") may just be a line that did not parse
+            found = [e for e in found if e.lineno]
+        errors = sorted(errors + found, key=lambda e: e.lineno)
         if errors:
             raise SubmissionRejected(errors)
         return lines
@@ -449,10 +451,16 @@ class _Checker:
     # -- command
     def check_command(self, lines: list[OrderLine]) -> None:
         trial = self.session.game.copy()
+        card = trial.state.command.card if trial.state.command else "?"
+        lp = trial.state.command.lp if trial.state.command else 0
         for ln, choices in _command_plan(trial, self.side, lines, self.err):
             for ch in choices:
                 if _stage_passed(trial, self.side, ch):
                     continue
+                c = trial.state.command
+                if isinstance(ch, (Levy, LevyStep)) and (c is None or c.side is not self.side):
+                    self.err(ln, f"no Levy Points left: {card} gives {lp} and they are all used (6.4)")
+                    break
                 try:
                     trial.apply(self.side, ch)
                 except PbemError as exc:

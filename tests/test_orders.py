@@ -1,0 +1,130 @@
+"""The order language: round trip, robustness, and messages."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem.caesar import orders as O
+from pbem.caesar.board import BlockType, Side, default_board
+from pbem.caesar.orders import parse_order, parse_orders
+
+BOARD = default_board()
+LOCS = sorted(BOARD.spaces)
+CARDS = sorted({c.name for c in BOARD.cards})
+
+
+def own_names(side: Side) -> list[str]:
+    names = [b.name for b in BOARD.blocks.values() if b.side is side and b.type is not BlockType.CLEOPATRA]
+    foreign = [f"{side.enemy.value} {b.name}" for b in BOARD.blocks.values() if b.side is side.enemy and b.type is not BlockType.CLEOPATRA]
+    return sorted(names + foreign + ["Cleopatra"])
+
+
+sides = st.sampled_from(list(Side))
+locs = st.sampled_from(LOCS)
+
+
+def block_lists(side: Side, min_size: int = 1) -> st.SearchStrategy[tuple[str, ...]]:
+    return st.lists(st.sampled_from(own_names(side)), min_size=min_size, max_size=4, unique=True).map(tuple)
+
+
+def paths(n: int) -> st.SearchStrategy[tuple[str, ...]]:
+    return st.lists(locs, min_size=n, max_size=n + 2).map(tuple)
+
+
+def orders_for(side: Side) -> st.SearchStrategy[O.Order]:
+    blocks = block_lists(side)
+    one = st.sampled_from(own_names(side))
+    return st.one_of(
+        st.builds(O.PlayCard, st.sampled_from(CARDS)),
+        st.builds(O.DiscardCard, st.sampled_from(CARDS)),
+        st.builds(O.DeployOrder, locs, blocks),
+        st.builds(O.MoveOrder, paths(2), blocks),
+        st.builds(O.SeaOrder, paths(3), blocks),
+        st.builds(O.MainOrder, locs, locs),
+        st.builds(O.LevyOrder, one, st.none() | locs),
+        st.builds(O.StepOrder, one),
+        st.builds(O.JupiterOrder, locs, st.booleans(), st.none() | locs),
+        st.builds(O.VulcanOrder, locs),
+        st.just(O.NoEventOrder()),
+        st.builds(O.SurpriseOrder, st.none() | locs),
+        st.just(O.PassOrder()),
+        st.builds(O.BattlesOrder, st.lists(locs, min_size=1, max_size=4, unique=True).map(tuple)),
+        st.builds(O.RetreatPlan, locs, block_lists(side, 0), locs, st.none() | st.sampled_from([2, 3, 4]), st.booleans(), st.booleans()),
+        st.builds(O.HitsPlan, locs, blocks),
+        st.builds(O.OrderPlan, locs, blocks),
+        st.builds(O.RegroupPlan, locs, blocks, locs),
+        st.builds(O.WinterNavis, one, locs),
+        st.builds(O.WinterDisband, blocks),
+        st.builds(O.FireOrder, one),
+        st.builds(O.PassBlockOrder, one),
+        st.builds(O.RetreatOrder, one, locs, st.booleans()),
+        st.builds(O.HitOrder, one),
+    )
+
+
+@given(st.data())
+@settings(max_examples=400, deadline=None)
+def test_parse_format_round_trip(data: st.DataObject) -> None:
+    side = data.draw(sides)
+    order = data.draw(orders_for(side))
+    text = str(order)
+    assert parse_order(text, side) == order
+    # players' spellings: any case, extra spaces
+    assert parse_order("  " + text.upper().replace(" ", "  ") + "  ", side) == order
+
+
+@given(st.text(max_size=300), sides)
+@settings(max_examples=300, deadline=None)
+def test_random_text_never_crashes(text: str, side: Side) -> None:
+    orders, errors = parse_orders(text, side)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for e in errors:
+        assert 1 <= e.lineno <= len(lines)
+        assert e.message
+    for o in orders:
+        assert parse_order(str(o.order), side) == o.order
+
+
+@given(st.data())
+@settings(max_examples=200, deadline=None)
+def test_mutated_orders_give_errors_with_line_numbers(data: st.DataObject) -> None:
+    side = data.draw(sides)
+    good = [str(data.draw(orders_for(side))) for _ in range(3)]
+    i = data.draw(st.integers(0, 2))
+    line = good[i]
+    pos = data.draw(st.integers(0, len(line)))
+    junk = data.draw(st.text(min_size=1, max_size=3))
+    good[i] = line[:pos] + junk + line[pos:]
+    text = "\n".join(good)
+    orders, errors = parse_orders(text, side)
+    assert len(orders) + len(errors) <= 3 + text.count("\r") + 2
+    for e in errors:
+        assert e.lineno >= 1 and e.text
+
+
+def test_email_quotes_comments_and_signature_are_ignored() -> None:
+    text = "> play 4/1\n# a comment\nplay 3/2   # my card\n\n-- \nMarcus\nplay 2/2\n"
+    orders, errors = parse_orders(text, Side.CAESAR)
+    assert errors == []
+    assert [o.order for o in orders] == [O.PlayCard("3/2")]
+    assert orders[0].lineno == 3
+
+
+def test_names_as_players_write_them() -> None:
+    o = parse_order("MOVE rome -> Naples: l8, leg 12, antonius", Side.CAESAR)
+    assert o == O.MoveOrder(("Roma", "Neapolis"), ("Legio 8", "Legio 12", "Antonius"))
+    assert parse_order("levy aux 1 at Massila", Side.CAESAR) == O.LevyOrder("Auxilia 1", "Massilia")
+    assert parse_order("winter: navis N2 -> athens", Side.POMPEY) == O.WinterNavis("Navis 2", "Athenae")
+    # a defector keeps its origin in its name
+    assert parse_order("levy step Pompey Eq 1", Side.CAESAR) == O.StepOrder("Pompey Equitatus 1")
+
+
+def test_errors_say_what_would_be_right() -> None:
+    _, errors = parse_orders("move Genua -> Rma: L8\nmove Genua -> Roma L8\nfoo\nlevy Legio 99", Side.CAESAR)
+    msgs = [e.message for e in errors]
+    assert "did you mean 'Roma'" in msgs[0]
+    assert "a colon before the blocks" in msgs[1]
+    assert "Orders start with one of" in msgs[2]
+    assert "did you mean 'Legio 9'" in msgs[3]
+    assert [e.lineno for e in errors] == [1, 2, 3, 4]
