@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any, Iterable, Mapping
 
@@ -442,6 +442,16 @@ class Board:
         return out
 
     # ---- lookups ------------------------------------------------------
+    @cached_property
+    def third_leaders(self) -> Mapping[Side, frozenset[str]]:
+        """Leaders in a side's starting levy pool (Octavian, Brutus): levied only after a leader dies (7.51)."""
+        return {
+            side: frozenset(
+                block_id(side, n) for n in self.setup_pool.get(side, ()) if self.blocks[block_id(side, n)].is_leader
+            )
+            for side in Side
+        }
+
     def space(self, name: str) -> Space:
         return self.spaces[name]
 
@@ -459,11 +469,16 @@ class Board:
     def ports_of(self, sea: str) -> tuple[str, ...]:
         return tuple(e.other(sea) for e in self.sea_edges.get(sea, ()) if not self.is_sea(e.other(sea)))
 
+    @cached_property
+    def _edge_index(self) -> Mapping[tuple[str, str], Edge]:
+        out: dict[tuple[str, str], Edge] = {}
+        for e in self.edges:
+            out[(e.a, e.b)] = e
+            out[(e.b, e.a)] = e
+        return out
+
     def edge_between(self, a: str, b: str) -> Edge | None:
-        for e in self.roads.get(a, ()) + self.sea_edges.get(a, ()):
-            if e.other(a) == b:
-                return e
-        return None
+        return self._edge_index.get((a, b))
 
     def cities(self) -> list[str]:
         return [n for n, s in self.spaces.items() if not s.is_sea]

@@ -80,7 +80,9 @@ def new_game(seed: int, options: Options | None = None, board: Board | None = No
 
 
 def _bid(board: Board, side: Side, name: str) -> str:
-    return board.resolve_block(side, name, cleopatra_side=side)
+    from pbem.caesar.board import block_id
+
+    return block_id(side, name)
 
 
 class Game:
@@ -170,6 +172,11 @@ class Game:
             return sorted(ids)
         blocks = self.state.blocks
         return sorted(b for b in ids if blocks[b].side is side)
+
+    def on_map(self, side: Side) -> list[str]:
+        """``side``'s blocks on the map, sorted (from the location index)."""
+        blocks = self.state.blocks
+        return sorted(b for ids in self._at.values() for b in ids if blocks[b].side is side)
 
     def count(self, loc: str, side: Side) -> int:
         blocks = self.state.blocks

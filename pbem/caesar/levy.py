@@ -26,10 +26,9 @@ def _friendly(g: "Game", side: Side, city: str) -> bool:
     return not g.board.is_sea(city) and g.control(city, side).value == "friendly"
 
 
-def third_leaders(g: "Game", side: Side) -> set[str]:
+def third_leaders(g: "Game", side: Side) -> frozenset[str]:
     """Leaders in the starting levy pool: the third leader (3.21, 7.51)."""
-    ids = {block_id(side, n) for n in g.board.setup_pool[side]}
-    return {bid for bid in ids if g.board.blocks[bid].is_leader}
+    return g.board.third_leaders[side]
 
 
 def leader_killed(g: "Game", side: Side) -> bool:
@@ -179,16 +178,18 @@ def new_block_options(g: "Game", side: Side) -> list[Levy]:
 
 def friendly_cities(g: "Game", side: Side) -> list[str]:
     return sorted(
-        loc for loc in {g.state.blocks[b].loc for b in g.state.on_map(side)} if loc and _friendly(g, side, loc)
+        loc for loc in {g.state.blocks[b].loc for b in g.on_map(side)} if loc and _friendly(g, side, loc)
     )
 
 
 def step_options(g: "Game", side: Side) -> list[LevyStep]:
-    return [LevyStep(bid) for bid in g.state.on_map(side) if step_problem(g, side, bid) is None]
+    return [LevyStep(bid) for bid in g.on_map(side) if step_problem(g, side, bid) is None]
 
 
 def any_levy(g: "Game", side: Side) -> bool:
-    return bool(step_options(g, side)) or bool(new_block_options(g, side))
+    if any(step_problem(g, side, bid) is None for bid in g.on_map(side)):
+        return True
+    return bool(new_block_options(g, side))
 
 
 def legal(g: "Game", d: Decision) -> Iterator[Choice]:

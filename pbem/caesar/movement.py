@@ -501,7 +501,7 @@ def movable_blocks(g: "Game", side: Side) -> list[str]:
     if c is None:
         return []
     out = []
-    for bid in g.state.on_map(side):
+    for bid in g.on_map(side):
         if bid in g.state.moved:
             continue
         loc = g.state.blocks[bid].loc

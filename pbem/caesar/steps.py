@@ -1004,7 +1004,7 @@ def order_templates(session: Session, side: Side) -> list[tuple[str, str]]:
         if d.kind is DecisionKind.REGROUP:
             out.append(("no regroup", "pass"))
     elif step.kind is StepKind.WINTER:
-        for bid in g.state.on_map(side):
+        for bid in g.on_map(side):
             loc = g.state.blocks[bid].loc
             if loc and g.board.is_sea(loc):
                 for p in winter_mod.navis_ports(g, bid):

@@ -80,7 +80,7 @@ def navis_ports(g: "Game", bid: str) -> list[str]:
 def _navis_at_sea(g: "Game") -> list[str]:
     out = []
     for side in (Side.CAESAR, Side.POMPEY):
-        for bid in g.state.on_map(side):
+        for bid in g.on_map(side):
             loc = g.state.blocks[bid].loc
             if loc and g.board.is_sea(loc):
                 out.append(bid)
@@ -93,7 +93,7 @@ def supply_limit(g: "Game", city: str) -> int:
 
 def over_supply(g: "Game", side: Side) -> list[tuple[str, int]]:
     out = []
-    locs = sorted({g.state.blocks[b].loc for b in g.state.on_map(side)} - {None})  # type: ignore[arg-type]
+    locs = sorted({g.state.blocks[b].loc for b in g.on_map(side)} - {None})  # type: ignore[arg-type]
     for loc in locs:
         assert loc is not None
         if g.board.is_sea(loc):
@@ -267,7 +267,7 @@ def legal(g: "Game", d: Decision) -> Iterator[Choice]:
             yield Disband(b)
     else:
         yield EndDisband()
-        for b in g.state.on_map(d.side):
+        for b in g.on_map(d.side):
             if g.info(b).type is not BlockType.CLEOPATRA:
                 yield Disband(b)
 
