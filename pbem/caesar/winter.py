@@ -141,8 +141,16 @@ def auto(g: "Game") -> bool:
             if not ports:
                 loc = st.blocks[bid].loc
                 side = st.blocks[bid].side
+                name = g.label(bid)
                 g.take_off(bid, BlockStatus.ELIMINATED)
-                g.emit("navis-disbanded", Audience.ALL, f"{side}: a Navis in {loc} has no Friendly port and is disbanded (8.3)", side=side.value, loc=loc, block=bid)
+                g.emit_split(
+                    "navis-disbanded",
+                    side,
+                    f"{name} in {loc} has no Friendly port and is disbanded (8.3)",
+                    f"{side}: a Navis in {loc} has no Friendly port and is disbanded (8.3)",
+                    {"side": side.value, "loc": loc, "block": bid},
+                    {"side": side.value, "loc": loc},
+                )
                 return True
         if pending(g):
             return False

@@ -1,0 +1,95 @@
+"""The README stays true: its order examples parse and are legal where it says, its defaults are the code's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pbem.caesar.board import Side
+from pbem.caesar.game import new_game
+from pbem.caesar.orders import parse_orders
+from pbem.caesar.scenario import build_game
+from pbem.caesar.steps import DEFAULTS, Session, StepKind
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+BLOCKS = re.findall(r"```orders (\w+)\n(.*?)```", README, re.S)
+C, P = Side.CAESAR, Side.POMPEY
+
+
+def block_starting(first_line: str) -> str:
+    for _, text in BLOCKS:
+        if text.startswith(first_line):
+            return text
+    raise AssertionError(f"no README orders block starts with {first_line!r}")
+
+
+def test_there_are_order_examples() -> None:
+    assert len(BLOCKS) >= 7
+
+
+@pytest.mark.parametrize("side,text", BLOCKS)
+def test_every_example_parses(side: str, text: str) -> None:
+    orders, errors = parse_orders(text, Side.parse(side))
+    assert errors == []
+    assert len(orders) == len([ln for ln in text.splitlines() if ln.strip()])
+    for o in orders:
+        assert str(o.order) == o.text, "README examples are written in the canonical form"
+
+
+def test_card_example_is_legal_at_a_year_start() -> None:
+    seed = next(s for s in range(500) if {"Vulcan", "3/2"} <= set(new_game(s).state.hands[C]))
+    session = Session(new_game(seed))
+    assert session.step().kind is StepKind.YEAR_START
+    session.check(C, block_starting("discard Vulcan"))
+
+
+def _command_scenario() -> Session:
+    return Session(
+        build_game(
+            {
+                "year": 705,
+                "turn": 2,
+                "seed": 3,
+                "blocks": {
+                    "Caesar": {
+                        "Genua": ["Legio 8", "Legio 12", "Antonius"],
+                        "Massilia": ["Legio 11", "Legio 9"],
+                        "Narbo": ["Legio 7", "Legio 10"],
+                        "Ravenna": ["Caesar", "Legio 13 II"],
+                        "Mare Hadriaticum": ["Navis 2"],
+                    },
+                    "Pompey": {"Roma": ["Legio 1"], "Tarraco": ["Legio 5"], "Neapolis": ["Pompey"]},
+                },
+                "hands": {"Caesar": ["2/2", "1/2", "2/1"], "Pompey": ["2/2", "1/3", "2/1"]},
+                "command": {"player1": "Caesar", "cards": {"Caesar": "3/2", "Pompey": "2/3"}},
+            }
+        )
+    )
+
+
+def test_command_example_is_legal() -> None:
+    session = _command_scenario()
+    assert session.step().awaiting == (C,)
+    session.submit(C, block_starting("move Genua -> Roma"))
+    g = session.game
+    assert g.state.blocks["Caesar:Legio 13"].loc == "Brundisium"
+    assert g.state.blocks["Caesar:Legio 13"].strength == 3
+    assert g.state.blocks["Caesar:Auxilia 1"].loc == "Massilia"
+    assert g.state.blocks["Caesar:Legio 11"].loc == "Burdigala"
+    assert set(g.blocks_at("Roma", C)) == {"Caesar:Legio 8", "Caesar:Legio 12", "Caesar:Antonius"}
+
+
+def test_battle_plan_example_is_legal() -> None:
+    session = _command_scenario()
+    session.submit(C, "move Genua -> Roma: Legio 8, Legio 12, Antonius\nmove Narbo -> Tarraco: Legio 7\n")
+    session.submit(P, "pass\n")
+    step = session.step()
+    assert step.kind is StepKind.BATTLES
+    session.check(C, block_starting("battles Roma, Tarraco"))
+
+
+def test_defaults_table_is_the_code() -> None:
+    for key, text in DEFAULTS.items():
+        assert f"| `{key}` | {text} |" in README
