@@ -142,7 +142,7 @@ def _jupiter(g: "Game", side: Side, ch: Jupiter) -> None:
         return
     dests = jupiter_destinations(g, side, ch.target)
     to = ch.to or (dests[0] if dests else None)
-    b.side = side
+    g.set_side(drawn, side)
     if to is not None:
         g.place(drawn, to)
         g.state.moved.add(drawn)

@@ -47,6 +47,7 @@ class Control(str, Enum):
 
 
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
+_IDX = {Side.CAESAR: 0, Side.POMPEY: 1}
 
 
 def new_game(seed: int, options: Options | None = None, board: Board | None = None) -> "Game":
@@ -112,9 +113,11 @@ class Game:
 
     def reindex(self) -> None:
         self._at = defaultdict(set)
+        self._n: dict[str, list[int]] = {}
         for bid, b in self.state.blocks.items():
             if b.status is BlockStatus.MAP and b.loc is not None:
                 self._at[b.loc].add(bid)
+                self._n.setdefault(b.loc, [0, 0])[_IDX[b.side]] += 1
 
     def problems(self) -> list[str]:
         """Every inconsistency of the position, all at once."""
@@ -179,17 +182,15 @@ class Game:
         return sorted(b for ids in self._at.values() for b in ids if blocks[b].side is side)
 
     def count(self, loc: str, side: Side) -> int:
-        blocks = self.state.blocks
-        return sum(1 for b in self._at.get(loc, ()) if blocks[b].side is side)
+        n = self._n.get(loc)
+        return n[_IDX[side]] if n else 0
 
     def control(self, loc: str, side: Side) -> Control:
-        own = enemy = 0
-        blocks = self.state.blocks
-        for b in self._at.get(loc, ()):
-            if blocks[b].side is side:
-                own += 1
-            else:
-                enemy += 1
+        n = self._n.get(loc)
+        if not n:
+            return Control.VACANT
+        i = _IDX[side]
+        own, enemy = n[i], n[1 - i]
         if own and enemy:
             return Control.CONTESTED
         if own:
@@ -201,23 +202,36 @@ class Game:
     def contested_locations(self) -> list[str]:
         return sorted(loc for loc in self._at if self.control(loc, Side.CAESAR) is Control.CONTESTED)
 
-    def place(self, bid: str, loc: str) -> None:
+    def _unindex(self, bid: str) -> None:
         b = self.state.blocks[bid]
         if b.status is BlockStatus.MAP and b.loc is not None:
             self._at[b.loc].discard(bid)
+            self._n[b.loc][_IDX[b.side]] -= 1
             if not self._at[b.loc]:
                 del self._at[b.loc]
+                del self._n[b.loc]
+
+    def place(self, bid: str, loc: str) -> None:
+        b = self.state.blocks[bid]
+        self._unindex(bid)
         b.loc = loc
         b.status = BlockStatus.MAP
         self._at[loc].add(bid)
+        self._n.setdefault(loc, [0, 0])[_IDX[b.side]] += 1
+
+    def set_side(self, bid: str, side: Side) -> None:
+        """Change a block's owner (Cleopatra, Jupiter's defectors), keeping the index true."""
+        b = self.state.blocks[bid]
+        if b.status is BlockStatus.MAP and b.loc is not None and b.side is not side:
+            n = self._n[b.loc]
+            n[_IDX[b.side]] -= 1
+            n[_IDX[side]] += 1
+        b.side = side
 
     def take_off(self, bid: str, status: BlockStatus) -> None:
         """Remove a block from the map: eliminated, disbanded or killed."""
         b = self.state.blocks[bid]
-        if b.loc is not None:
-            self._at[b.loc].discard(bid)
-            if not self._at[b.loc]:
-                del self._at[b.loc]
+        self._unindex(bid)
         info = self.info(bid)
         b.loc = None
         b.status = status
@@ -241,7 +255,7 @@ class Game:
         loc = b.loc
         owner = b.side
         if info.type is BlockType.CLEOPATRA:
-            b.side = owner.enemy
+            self.set_side(bid, owner.enemy)
             b.strength = 1
             self.emit(
                 "cleopatra",

@@ -121,7 +121,7 @@ def do_levy(g: "Game", d: Decision, ch: Levy) -> None:
     g.place(ch.block, ch.city)
     b = g.state.blocks[ch.block]
     b.strength = info.min_strength
-    b.side = d.side
+    g.set_side(ch.block, d.side)
     g.state.moved.add(ch.block)
     c.lp -= 1
     g.emit_split(
@@ -159,20 +159,26 @@ def do_end(g: "Game", d: Decision, ch: EndLevies) -> None:
 
 
 def new_block_options(g: "Game", side: Side) -> list[Levy]:
+    """Every new block ``side`` may levy now, where (6.4); the same rules as :func:`new_block_problem`."""
+    friendly = friendly_cities(g, side)
+    fset = set(friendly)
+    majors = [c for c in friendly if g.board.spaces[c].is_major_port]
+    killed = leader_killed(g, side)
+    third = g.board.third_leaders[side]
     out = []
     for bid, b in sorted(g.state.blocks.items()):
         info = g.board.blocks[bid]
         if info.side is not side or b.status is not BlockStatus.POOL or info.type is BlockType.CLEOPATRA:
             continue
-        if bid in third_leaders(g, side) and not leader_killed(g, side):
+        if bid in third and not killed:
             continue
         if info.type in (BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT):
-            cities = [info.levy_city] if info.levy_city else []
+            cities = [info.levy_city] if info.levy_city in fset else []
+        elif info.is_navis:
+            cities = majors
         else:
-            cities = friendly_cities(g, side)
-        for city in cities:
-            if new_block_problem(g, side, bid, city) is None:
-                out.append(Levy(bid, city))
+            cities = friendly
+        out.extend(Levy(bid, c) for c in cities)
     return out
 
 

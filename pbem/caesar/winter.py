@@ -43,7 +43,7 @@ def _cleopatra_home(g: "Game") -> None:
         g.place("Cleopatra", home)
         g.emit("cleopatra-home", Audience.ALL, f"Cleopatra goes home to {home}", loc=home)
     if her.enemy in holders:
-        cleo.side = her.enemy
+        g.set_side("Cleopatra", her.enemy)
         g.emit("cleopatra", Audience.ALL, f"{home} is held by {her.enemy}: Cleopatra joins {her.enemy} (8.1)", side=her.enemy.value)
 
 
