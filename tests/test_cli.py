@@ -1,0 +1,271 @@
+"""The command line: every command, exact output and exit codes, the sample game
+(`pbem demo`) with its golden reports, and `pbem verify` on it (passing, and failing
+with the step named when one stored byte is altered)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from store_helpers import REPO
+
+from pbem.caesar.game import Game
+from pbem.cli import DEMO_GAME, main
+
+EXAMPLES = REPO / "examples"
+
+
+def run(*args: str, input: str | bytes | None = None, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(main, list(args), input=input, env=env, catch_exceptions=True)
+
+
+def ok(*args: str, **kw: Any) -> str:
+    r = run(*args, **kw)
+    assert r.exit_code == 0, (r.output, r.exception)
+    return r.stdout
+
+
+# ---- help and docs ------------------------------------------------------------------------------
+
+
+def test_every_command_has_help_with_an_example_and_is_documented() -> None:
+    doc = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert set(main.commands) == {"new", "keygen", "sign", "submit", "status", "report", "log", "state",
+                                  "verify", "tick", "games", "simulate", "demo"}
+    for name, cmd in main.commands.items():
+        assert cmd.help and cmd.help.strip().splitlines()[0].endswith("."), name
+        assert "Example:" in cmd.help, name
+        r = run(name, "-h")
+        assert r.exit_code == 0 and "Example:" in r.stdout, name
+        assert f"## pbem {name}" in doc, f"docs/cli.md does not document `pbem {name}`"
+    assert ok("--help").startswith("Usage: main [OPTIONS] COMMAND [ARGS]...") or "Usage:" in ok("--help")
+    assert re.fullmatch(r"pbem, version \d+\.\d+\.\d+\S*\n", ok("--version"))
+
+
+# ---- a game from the command line ------------------------------------------------------------------
+
+
+def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    home = ["--home", "home"]
+    out = ok("keygen", "ann")
+    assert re.fullmatch(r"wrote ann\.key \(private: keep it secret\) and ann\.pub \(public: give it to the "
+                        r"moderator\)\nfingerprint [0-9a-f]{16}\n", out)
+    ok("keygen", "bob")
+    assert run("keygen", "ann").exit_code == 1  # never overwrites
+    out = ok(*home, "new", "g1", "--caesar-key", "ann.pub", "--pompey-key", "bob.pub", "--seed", "7",
+             "--caesar-email", "ann@example.org", "--pompey-email", "bob@example.org")
+    assert out == (
+        f"created game g1 in {Path('home') / 'g1.db'}\n"
+        "seed 7, battles planned, deadline per step none\n"
+        "step 1: Year 705 starts: discard 1 card and play 1 card (waits for Caesar, Pompey)\n"
+        "6 reports queued (see `pbem report --game g1 --side Caesar`)\n"
+    )
+    assert ok(*home, "status") == ("g1: step 1, Year 705 starts: discard 1 card and play 1 card\n"
+                                   "  waits for Caesar, Pompey\n")
+    signed = ok(*home, "sign", "--game", "g1", "--side", "Caesar", "--step", "1", "--key", "ann.key",
+                "--nonce", "0123456789abcdef0123456789abcdef", "--time", "2025-03-01T12:00:00Z",
+                input="discard 2/1\nplay 3/2\n")
+    data = json.loads(signed)
+    assert (data["orders"], data["nonce"], data["time"]) == (["discard 2/1", "play 3/2"],
+                                                             "0123456789abcdef0123456789abcdef",
+                                                             "2025-03-01T12:00:00Z")
+    Path("c.json").write_text(signed)
+    assert ok(*home, "submit", "c.json") == ("accepted: submission #1, Caesar's orders for step 1\n"
+                                             "sealed until step 1 resolves; it waits for Pompey\n")
+    assert ok(*home, "submit", "-", input=signed) == (
+        "duplicate: submission #2 is an exact resend of submission #1; nothing changed\n")
+    assert ok(*home, "status") == ("g1: step 1, Year 705 starts: discard 1 card and play 1 card\n"
+                                   "  waits for Pompey (Caesar: orders in)\n")
+    armor = ok(*home, "sign", "--game", "g1", "--side", "Pompey", "--step", "1", "--key", "bob.key", "--armor",
+               input="discard 2/2\nplay 3/2\n")
+    email = f"From: bob@example.org\nSubject: orders\n\nHere you go.\n\n{armor}\n-- \nBob\n"
+    r = json.loads(ok(*home, "submit", "--json", "-", input=email))
+    assert (r["verdict"], r["resolved"], r["next_step"]) == ("accepted", True, 2)
+    ok(*home, "sign", "--game", "g1", "--side", "Caesar", "--step", "2", "--key", "ann.key", "--out", "bad.json",
+       input="move Roma -> Genua: Legio 8\nlevy Legio 99\n")
+    r = run(*home, "submit", "bad.json")
+    assert r.exit_code == 1
+    assert r.stdout == (
+        "rejected: submission #4 (Caesar, step 2): 2 error(s); nothing was applied\n"
+        "  line 1: move Roma -> Genua: Legio 8\n"
+        "    Legio 8 is in Genua, not Roma (rule 6.1)\n"
+        "  line 2: levy Legio 99\n"
+        "    unknown Caesar block 'Legio 99'; did you mean 'Legio 9' or 'Legio 19' or 'Legio 8'?\n"
+    )
+    report = ok(*home, "report", "--game", "g1", "--side", "Caesar")
+    assert "Caesar" in report and "Step 2" in report
+    assert ok(*home, "report", "--game", "g1", "--side", "Pompey", "--format", "html").lstrip().startswith("<!")
+    first = ok(*home, "report", "--game", "g1", "--side", "Caesar", "--step", "1")
+    assert first != report
+    pompey_log = ok(*home, "log", "--game", "g1", "--side", "Pompey")
+    full_log = ok(*home, "log", "--game", "g1")
+    assert "Caesar discards 2/1" in full_log and "Caesar discards 2/1" not in pompey_log
+    assert pompey_log.splitlines()[0] == "#1 step 1 [all] sealed: Caesar has made its discard choice"
+    position = json.loads(ok(*home, "state", "--game", "g1", "--json"))
+    assert Game.from_json(position).state.turn == 1
+    assert ok(*home, "state", "--game", "g1").startswith("g1: year 705, turn 1, phase command, step 2\n")
+    assert ok(*home, "games") == f"g1  step 2, 705 turn 1  {Path('home') / 'g1.db'}\n"
+    assert ok(*home, "verify") == "g1: OK: 2 steps, 4 submissions, %d events, 12 reports checked\n" % (
+        len(full_log.splitlines()))
+    assert ok(*home, "tick") == "g1: nothing to do\n"
+    assert json.loads(ok(*home, "tick", "--json")) == {"g1": []}
+    status = json.loads(ok(*home, "status", "--json"))
+    assert status[0]["step"] == 2 and status[0]["awaiting"] == ["Caesar"]
+
+
+def test_password_game_and_deadline_from_the_command_line(tmp_path: Path) -> None:
+    home = ["--home", str(tmp_path)]
+    ok(*home, "new", "pw", "--caesar-password", "right horse", "--pompey-password", "other horse",
+       "--seed", "3", "--deadline", "3d")
+    status = json.loads(ok(*home, "status", "--json"))[0]
+    assert status["deadline"] is not None
+    bad = ok(*home, "sign", "--game", "pw", "--side", "Caesar", "--step", "1", "--password", "wrong horse",
+             input="discard 2/1\nplay 3/2\n")
+    r = run(*home, "submit", "-", input=bad)
+    assert r.exit_code == 1
+    assert r.stdout == ("rejected: submission #1 (Caesar, step 1): not accepted: unknown player or wrong "
+                        "credentials\n")
+    out = ok(*home, "tick", "--now", "2100-01-01T00:00:00Z")
+    assert out == ("pw: step 1 resolved at its deadline (%s); defaults for Caesar, Pompey\n" % status["deadline"])
+
+
+def test_misuse_exits_2_and_errors_exit_1_with_a_message(tmp_path: Path) -> None:
+    home = ["--home", str(tmp_path)]
+    r = run(*home, "new", "g")
+    assert r.exit_code == 2 and "give Caesar exactly one of --caesar-key FILE.pub or --caesar-password" in r.output
+    r = run(*home, "report", "--game", "nope", "--side", "Caesar")
+    assert r.exit_code == 1
+    assert r.output == (f"Error: no game 'nope' in {tmp_path} (games there: none); create it with `pbem new` "
+                        "or pass the right --home\n")
+    r = run(*home, "--debug", "report", "--game", "nope", "--side", "Caesar")
+    assert r.exit_code == 1 and type(r.exception).__name__ == "StoreError"  # a traceback, not a message
+    r = run(*home, "submit", "-", input="no orders here")
+    assert r.exit_code == 1 and r.output.startswith("Error: cannot tell which game this submission is for")
+    r = run(*home, "new", "g", "--caesar-password", "a", "--pompey-password", "b", "--deadline", "soon")
+    assert r.exit_code == 1 and "'soon' is not a duration" in r.output
+    r = run(*home, "report", "--game", "g", "--side", "Crassus")
+    assert r.exit_code == 2
+    r = run("--home", str(tmp_path / "env-home"), "games")
+    assert r.stdout.startswith("no games in")
+    r = run("games", env={"PBEM_HOME": str(tmp_path)})
+    assert r.stdout == f"no games in {tmp_path} (create one with `pbem new`)\n"
+
+
+def test_simulate_prints_speed_and_tally_or_the_failing_trail(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = ok("simulate", "--games", "2", "--seed", "3")
+    assert re.fullmatch(r"2 games, \d+ decisions in [\d.]+ s: [\d.]+ games/s, \d+ decisions/s\n"
+                        r"Caesar \d, Pompey \d, draw \d\n", out)
+    from pbem.caesar import playout
+
+    def broken(n: int, seed: int, options: Any = None, **kw: Any) -> Any:
+        raise playout.PlayoutError(seed + 1, [("Caesar", "Play(card='3/2')"), ("Pompey", "Play(card='1/2')")],
+                                   RuntimeError("boom"))
+
+    monkeypatch.setattr(playout, "simulate", broken)
+    r = run("simulate", "--games", "2", "--seed", "3")
+    assert r.exit_code == 1
+    assert "game with seed 4 failed: RuntimeError: boom" in r.output
+    assert "  2. Pompey: Play(card='1/2')" in r.output and "pbem simulate --games 1 --seed 4" in r.output
+
+
+# ---- the sample game ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def demo_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("demo") / "home"
+    r = run("demo", "--home", str(home))
+    assert r.exit_code == 0, (r.output, r.exception)
+    lines = r.stdout.splitlines()
+    assert lines[0] == f"created game {DEMO_GAME} in {home} (seed 7; sample keys for both sides)"
+    assert any(" rejected: " in ln for ln in lines) and any(" duplicate: " in ln for ln in lines)
+    assert any(ln.startswith("  ") and ".eml: accepted" in ln for ln in lines)
+    assert lines[-2].endswith(f"reports written to {home / (DEMO_GAME + '-reports')}")
+    return home
+
+
+def test_demo_from_a_clean_home_then_a_report(demo_home: Path) -> None:
+    out = ok("--home", str(demo_home), "report", "--game", DEMO_GAME, "--side", "Caesar")
+    assert out.startswith("JULIUS CAESAR")
+    again = run("demo", "--home", str(demo_home))
+    assert again.exit_code == 1 and "already exists" in again.output
+
+
+def test_demo_reports_match_the_golden_reports(demo_home: Path) -> None:
+    golden = sorted(p for p in (EXAMPLES / "reports").rglob("*") if p.is_file())
+    assert len(golden) > 50
+    made = demo_home / f"{DEMO_GAME}-reports"
+    for g in golden:
+        mine = made / g.relative_to(EXAMPLES / "reports")
+        assert mine.read_bytes() == g.read_bytes(), f"{g.relative_to(REPO)} differs; rerun examples/make_sample.py"
+
+
+def test_demo_sample_covers_a_whole_year() -> None:
+    manifest = json.loads((EXAMPLES / "submissions" / "manifest.json").read_text())
+    expects = [m["expect"] for m in manifest]
+    assert {"accepted", "rejected", "duplicate"} <= set(expects)
+    text = "".join((EXAMPLES / "submissions" / m["file"]).read_text() for m in manifest)
+    for needle in ("discard ", "play ", "move ", "levy ", "battle ", "hits ", "winter: "):
+        assert needle in text, needle
+
+
+def test_verify_passes_on_the_demo(demo_home: Path) -> None:
+    out = ok("--home", str(demo_home), "verify", "--game", DEMO_GAME)
+    assert re.fullmatch(rf"{DEMO_GAME}: OK: \d+ steps, \d+ submissions, \d+ events, \d+ reports checked\n", out)
+
+
+def _flip(data: bytes | str, at: int) -> Any:
+    raw = bytearray(data.encode() if isinstance(data, str) else data)
+    raw[at] ^= 0x01
+    return bytes(raw) if isinstance(data, bytes) else raw.decode()
+
+
+def test_verify_fails_naming_the_step_when_a_submission_byte_changes(demo_home: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    db = home / f"{DEMO_GAME}.db"
+    shutil.copyfile(demo_home / f"{DEMO_GAME}.db", db)
+    con = sqlite3.connect(db)
+    sid, raw = con.execute("SELECT id, raw FROM submission WHERE verdict = 'accepted' AND applied_step = 2").fetchone()
+    con.execute("UPDATE submission SET raw = ? WHERE id = ?", (_flip(raw, raw.index(b"move ") + 1), sid))
+    con.commit()
+    con.close()
+    r = run("--home", str(home), "verify", "--game", DEMO_GAME)
+    assert r.exit_code == 1
+    assert r.stdout.splitlines()[:2] == [
+        f"{DEMO_GAME}: FAILED",
+        f"  step 2: submission #{sid} (Caesar, for step 2) is stored as accepted but the replay makes it "
+        "rejected: the signature does not match the orders: the text was changed after signing, or it was "
+        "signed with another key",
+    ]
+
+
+def test_verify_fails_naming_the_step_when_an_event_byte_changes(demo_home: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    db = home / f"{DEMO_GAME}.db"
+    shutil.copyfile(demo_home / f"{DEMO_GAME}.db", db)
+    con = sqlite3.connect(db)
+    seq, step, kind, text = con.execute("SELECT seq, step, kind, text FROM event WHERE step = 3 LIMIT 1").fetchone()
+    con.execute("UPDATE event SET text = ? WHERE seq = ?", (_flip(text, 0), seq))
+    con.commit()
+    con.close()
+    r = run("--home", str(home), "verify", "--game", DEMO_GAME)
+    assert r.exit_code == 1
+    lines = r.stdout.splitlines()
+    assert lines[0] == f"{DEMO_GAME}: FAILED"
+    assert lines[1] == f"  step 3: event #{seq} ({kind}) does not match its hash: its content was altered"
+    assert lines[2].startswith(f"  step 3: event #{seq} differs from the replay: text: stored ")
+
+
+def test_examples_are_found_in_a_checkout() -> None:
+    from pbem.cli import examples_dir
+
+    assert (Path(str(examples_dir())) / "game.json").is_file()
