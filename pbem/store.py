@@ -1125,7 +1125,7 @@ class Home:
         record.header_hash = header_hash(record)
         engine = create_engine(f"sqlite:///{tmp}")
         try:
-            SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in _TABLES])  # type: ignore[attr-defined]
+            SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in _TABLES])  # type: ignore[union-attr]
             with DbSession(engine, expire_on_commit=False) as db:
                 db.add(record)
                 for p in setup.players:

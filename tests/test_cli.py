@@ -111,11 +111,18 @@ def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: py
     position = json.loads(ok(*home, "state", "--game", "g1", "--json"))
     assert Game.from_json(position).state.turn == 1
     assert ok(*home, "state", "--game", "g1").startswith("g1: year 705, turn 1, phase command, step 2\n")
-    assert ok(*home, "games") == f"g1  step 2, 705 turn 1  {Path('home') / 'g1.db'}\n"
-    assert ok(*home, "verify") == "g1: OK: 2 steps, 4 submissions, %d events, 12 reports checked\n" % (
-        len(full_log.splitlines()))
-    assert ok(*home, "tick") == "g1: nothing to do\n"
-    assert json.loads(ok(*home, "tick", "--json")) == {"g1": []}
+    Path("position.json").write_text(json.dumps(position))
+    r = run(*home, "new", "g2", "--scenario", "position.json", "--seed", "3", "--caesar-password", "a",
+            "--pompey-password", "b")
+    assert r.exit_code == 2 and "drop --seed" in r.output
+    out = ok(*home, "new", "g2", "--scenario", "position.json", "--caesar-password", "a", "--pompey-password", "b")
+    assert "seed 7," in out and "step 1: 705, turn 1: command of Caesar (Player 1)" in out
+    assert ok(*home, "games") == (f"g1  step 2, 705 turn 1  {Path('home') / 'g1.db'}\n"
+                                  f"g2  step 1, 705 turn 1  {Path('home') / 'g2.db'}\n")
+    assert ok(*home, "verify", "--game", "g1") == (
+        "g1: OK: 2 steps, 4 submissions, %d events, 12 reports checked\n" % len(full_log.splitlines()))
+    assert ok(*home, "tick") == "g1: nothing to do\ng2: nothing to do\n"
+    assert json.loads(ok(*home, "tick", "--json")) == {"g1": [], "g2": []}
     status = json.loads(ok(*home, "status", "--json"))
     assert status[0]["step"] == 2 and status[0]["awaiting"] == ["Caesar"]
 
