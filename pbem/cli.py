@@ -91,7 +91,7 @@ def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
 
 
-@click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option(
     "--home",
     type=click.Path(file_okay=False, path_type=Path),
