@@ -1011,6 +1011,12 @@ class _Verifier:
                 self.fail(row.step if row.step is not None else step,
                           f"{where} is stored as {row.verdict} but the replay makes it {out.verdict.value}{why}")
                 return sessions, log
+            stored_errors = json.loads(row.errors) if row.errors else []
+            if not replay_ok and (row.reason != out.reason or stored_errors != out.errors):
+                self.fail(row.step if row.step is not None else step,
+                          f"{where} is stored as {row.verdict} ({row.reason}) but the replay gives another reason: "
+                          f"{out.reason}")
+                return sessions, log
             if out.digest != row.digest:
                 self.fail(step, f"{where}: its digest differs from the stored one (the bytes were altered)")
                 return sessions, log
