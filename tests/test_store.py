@@ -213,7 +213,8 @@ def test_parallel_submissions_resolve_the_step_once(tmp_path: Path) -> None:
     while len(list(tmp_path.glob("go.*.ready"))) < len(procs) and time.monotonic() < deadline:
         time.sleep(0.01)
     flag.write_text("go")
-    results = [(p.wait(90), p.stdout.read().decode(), p.stderr.read().decode()) for p in procs]
+    outputs = [p.communicate(timeout=90) for p in procs]
+    results = [(p.returncode, out.decode(), err.decode()) for p, (out, err) in zip(procs, outputs)]
     assert all(code in (0, 1) for code, _, _ in results), results
     assert not any("locked" in err or "Traceback" in err for _, _, err in results), results
     with Home(tmp_path).open("g") as st:
@@ -225,5 +226,5 @@ def test_parallel_submissions_resolve_the_step_once(tmp_path: Path) -> None:
         assert con.execute("SELECT COUNT(*) FROM outbox WHERE step = 2").fetchone()[0] == 6
         con.close()
         accepted = [x for x in subs if x.verdict == "accepted"]
-        assert sorted(x.side for x in accepted) == ["Caesar", "Pompey"]
+        assert sorted(str(x.side) for x in accepted) == ["Caesar", "Pompey"]
         assert st.verify().ok
