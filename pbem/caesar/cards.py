@@ -143,7 +143,6 @@ def check_deploy(g: "Game", d: Decision, ch: Deploy) -> None:
 
 def do_sealed(g: "Game", d: Decision, ch: Choice) -> None:
     g.state.sealed[d.side] = _sealed_value(ch)
-    g.emit("sealed", Audience.ALL, f"{d.side} has made its {d.kind.value} choice", side=d.side.value, kind=d.kind.value)
 
 
 def _sealed_value(ch: Choice) -> object:

@@ -1010,7 +1010,8 @@ def order_templates(session: Session, side: Side) -> list[tuple[str, str]]:
                 for p in winter_mod.navis_ports(g, bid):
                     out.append((f"{block_display(g.board, bid, side)} to port", f"winter: navis {block_display(g.board, bid, side)} -> {p}"))
         for loc, surplus in winter_mod.over_supply(g, side):
-            out.append((f"{loc} is {surplus} over supply", f"winter: disband {block_display(g.board, g.blocks_at(loc, side)[0], side)}"))
+            cands = [b for b in g.blocks_at(loc, side) if b != "Cleopatra"]
+            out.append((f"{loc} is {surplus} over supply", f"winter: disband {block_display(g.board, cands[0], side)}"))
     return out
 
 
