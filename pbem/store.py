@@ -960,6 +960,16 @@ class _Verifier:
             return sessions, log
         if not self.same_state(first, session, snaps[first]):
             return sessions, log
+        opening = _events_json(session.game.events)  # events of the game's creation
+        session.game.events = []
+        for k, (a, b) in enumerate(zip(stored_log, opening)):
+            if a != b:
+                self.fail(first, f"event #{k + 1} differs from the replay: {_first_difference(a, b)}")
+                return sessions, log
+        if snaps[first].last_event != len(opening):
+            self.fail(first, f"the game's creation gives {len(opening)} events; the store has {snaps[first].last_event}")
+            return sessions, log
+        log.extend(Event.from_json(e) for e in opening)
         sessions[first] = snaps[first].session
         digests: dict[str, int] = {}
         deadlines = sorted((s for s in snaps.values() if s.cause == Cause.DEADLINE.value), key=lambda s: s.step)
@@ -1144,7 +1154,9 @@ class Home:
         store = Store(tmp, clock=self.clock, recover=False)
         try:
             with store._write() as db:
-                store._add_snapshot(db, record, Session(game0, setup.settings), 0, Cause.NEW, None, 0, self.clock())
+                created = list(game0.events)  # the opening deal and "Year begins" (a scenario has none)
+                game0.events = []
+                store._record_resolution(db, Session(game0, setup.settings), created, Cause.NEW, None, 0, self.clock())
         finally:
             store.close()
         if target.exists():

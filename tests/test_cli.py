@@ -108,7 +108,8 @@ def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: py
     pompey_log = ok(*home, "log", "--game", "g1", "--side", "Pompey")
     full_log = ok(*home, "log", "--game", "g1")
     assert "Caesar discards 2/1" in full_log and "Caesar discards 2/1" not in pompey_log
-    assert pompey_log.splitlines()[0] == "#1 step 1 [all] sealed: Caesar has made its discard choice"
+    assert pompey_log.splitlines()[0] == "#1 step 0 [all] year: Year 705 begins: six cards dealt to each side"
+    assert pompey_log.splitlines()[1].startswith("#3 step 0 [Pompey] deal: Pompey is dealt: ")
     position = json.loads(ok(*home, "state", "--game", "g1", "--json"))
     assert Game.from_json(position).state.turn == 1
     assert ok(*home, "state", "--game", "g1").startswith("g1: year 705, turn 1, phase command, step 2\n")
