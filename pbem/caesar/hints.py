@@ -1,0 +1,151 @@
+"""What to send next: the legal choices of the current step as order lines ready to copy."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pbem.caesar import winter as winter_mod
+from pbem.caesar.board import Side
+from pbem.caesar.cards import APOLLO, card_sort_key
+from pbem.caesar.choices import (
+    Action,
+    BattleAction,
+    Choice,
+    Decision,
+    DecisionKind,
+    Deploy,
+    NextBattle,
+    Regroup,
+    TakeHit,
+)
+from pbem.caesar.game import Game
+from pbem.caesar.orders import (
+    block_display,
+)
+from pbem.caesar.state import CommandStage
+from pbem.caesar.stepdefs import StepKind
+
+if TYPE_CHECKING:
+    from pbem.caesar.steps import Session
+
+
+
+def order_templates(session: Session, side: Side) -> list[tuple[str, str]]:
+    """(label, order line) pairs for the side's report: the legal choices of the current step, ready to copy."""
+    g = session.game
+    step = session.step()
+    out: list[tuple[str, str]] = []
+    if not step.awaits(side):
+        return out
+    hand = sorted(g.state.hands[side], key=card_sort_key)
+    if step.kind is StepKind.YEAR_START:
+        out += [("discard one", f"discard {c}") for c in dict.fromkeys(hand)]
+        out += [("play one", f"play {c}") for c in dict.fromkeys(hand) if c != APOLLO]
+    elif step.kind is StepKind.CARD:
+        out += [("play one", f"play {c}") for c in dict.fromkeys(hand) if not (c == APOLLO and g.state.turn == 1)]
+    elif step.kind is StepKind.DEPLOYMENT:
+        d = next(iter(g.legal(Decision(side, DecisionKind.DEPLOY))))
+        assert isinstance(d, Deploy)
+        for loc, ids in d.placement:
+            out.append(("deploy", f"deploy {loc}: {', '.join(block_display(g.board, b, side) for b in ids)}"))
+    elif step.kind is StepKind.COMMAND:
+        out += _command_templates(g, side)
+    elif step.kind is StepKind.BATTLES:
+        locs = sorted(g.state.contests)
+        if side is g.state.player1 and len(locs) > 1:
+            out.append(("order of battles", f"battles {', '.join(locs)}"))
+        for loc in locs:
+            mine = [block_display(g.board, b, side) for b in g.blocks_at(loc, side)]
+            near = sorted(n for n, _ in g.board.neighbors_by_road(loc) if g.control(n, side).value in ("friendly", "vacant"))
+            if near:
+                out.append((f"retreat plan at {loc}", f"battle {loc}: retreat round 3 when weaker all -> {near[0]}"))
+            if mine:
+                out.append((f"hit order at {loc}", f"battle {loc}: hits {', '.join(mine)}"))
+            if near and mine:
+                out.append((f"regroup after winning {loc}", f"regroup {loc}: {mine[0]} -> {near[0]}"))
+    elif step.kind is StepKind.BATTLE and step.decision is not None:
+        d = step.decision
+        for ch in g.legal(d):
+            line = _choice_line(g, side, ch)
+            if line:
+                out.append(("answer", line))
+        if d.kind is DecisionKind.REGROUP:
+            out.append(("no regroup", "pass"))
+    elif step.kind is StepKind.WINTER:
+        for bid in g.on_map(side):
+            loc = g.state.blocks[bid].loc
+            if loc and g.board.is_sea(loc):
+                for p in winter_mod.navis_ports(g, bid):
+                    out.append((f"{block_display(g.board, bid, side)} to port", f"winter: navis {block_display(g.board, bid, side)} -> {p}"))
+        for loc, surplus in winter_mod.over_supply(g, side):
+            cands = [b for b in g.blocks_at(loc, side) if b != "Cleopatra"]
+            out.append((f"{loc} is {surplus} over supply", f"winter: disband {block_display(g.board, cands[0], side)}"))
+    return out
+
+
+def _choice_line(g: Game, side: Side, ch: Choice) -> str | None:
+    name = (lambda b: block_display(g.board, b, side))
+    if isinstance(ch, BattleAction):
+        if ch.action is Action.FIRE:
+            return f"fire {name(ch.block)}"
+        if ch.action is Action.PASS:
+            return f"pass {name(ch.block)}"
+        return f"retreat {name(ch.block)} -> {'sea ' if ch.by_sea else ''}{ch.to}"
+    if isinstance(ch, TakeHit):
+        return f"hit {name(ch.block)}"
+    if isinstance(ch, NextBattle):
+        return f"battles {ch.location}"
+    if isinstance(ch, Regroup):
+        loc = g.state.battle.loc if g.state.battle else "?"
+        return f"regroup {loc}: {name(ch.block)} -> {ch.to}"
+    return None
+
+
+def _command_templates(g: Game, side: Side) -> list[tuple[str, str]]:
+    from pbem.caesar import events as gods
+    from pbem.caesar import levy, movement
+
+    c = g.state.command
+    out: list[tuple[str, str]] = []
+    if c is None:
+        return out
+    name = (lambda b: block_display(g.board, b, side))
+    if c.stage is CommandStage.EVENT:
+        if c.event == "Jupiter":
+            out += [("Jupiter target", f"jupiter {t}") for t in gods.jupiter_targets(g, side)]
+        elif c.event == "Vulcan":
+            out += [("Vulcan target", f"vulcan {t}") for t in gods.vulcan_targets(g, side)]
+        out.append(("decline", "no event"))
+        return out
+    by_origin: dict[str, list[str]] = {}
+    for bid in movement.movable_blocks(g, side):
+        paths = movement.block_paths(g, side, bid)
+        for p in paths:
+            by_origin.setdefault(f"{' -> '.join(p)}", []).append(name(bid))
+        for p in movement.sea_paths(g, side, bid)[:3]:
+            out.append(("amphibious", f"sea {' -> '.join(p)}: {name(bid)}"))
+    for path, names in sorted(by_origin.items()):
+        room = _path_room(g, side, path.split(" -> "))
+        out.append((f"move (up to {room} by road)" if room < len(names) else "move", f"move {path}: {', '.join(names[:room])}"))
+    if not c.event:
+        for lv in levy.new_block_options(g, side):
+            out.append(("levy", f"levy {name(lv.block)} at {lv.city}"))
+        for st in levy.step_options(g, side):
+            out.append(("levy a step", f"levy step {name(st.block)}"))
+    return out
+
+
+def _path_room(g: Game, side: Side, path: list[str]) -> int:
+    """How many more of ``side``'s blocks the roads of ``path`` can carry this turn."""
+    from pbem.caesar.movement import road_key
+
+    room = 99
+    for a, b in zip(path, path[1:]):
+        e = g.board.edge_between(a, b)
+        if e is None or e.kind.value == "sea":
+            continue
+        attacking = g.control(path[-1], side).value in ("enemy", "contested") and b == path[-1]
+        c = g.state.command
+        limit = g.road_limit(e.kind, attacking=attacking, pluto=bool(c and c.event == "Pluto"))
+        room = min(room, limit - g.state.road_use.get(road_key(side, a, b), 0))
+    return max(room, 0)
