@@ -134,7 +134,7 @@ class Runner:
             def fail(ln: OrderLine, msg: str) -> None:
                 raise PbemError(f"an accepted order failed at resolution (a bug): {ln.text}: {msg}")
 
-            for ln, choices in command_choices(g, side, lines, fail):
+            for _line, choices in command_choices(g, side, lines, fail):
                 for ch in choices:
                     if stage_passed(g, side, ch):
                         continue
@@ -155,9 +155,8 @@ class Runner:
                 if g.state.battle and g.state.battle.stage is BattleStage.REGROUP:
                     self.apply(side, EndRegroup())
             else:
-                ch = answer_choice(g, side, d, answers[0]) if answers else None
-                if ch is None:
-                    ch = self.answer(d, {})
+                given = answer_choice(g, side, d, answers[0]) if answers else None
+                ch = given if given is not None else self.answer(d, {})
                 self.apply(side, ch)
         elif kind is StepKind.WINTER:
             self.s.collected["winter"] = str(g.state.year)
@@ -302,12 +301,12 @@ class Runner:
         if k is DecisionKind.REGROUP:
             bs = g.state.battle
             assert bs is not None
-            opts = battle_mod.regroup_options(g, side)
+            regroups = battle_mod.regroup_options(g, side)
             for o in plans.get(d.location or "", []):
                 if isinstance(o, RegroupPlan):
                     for b in block_ids(g, side, o.blocks):
                         ch = Regroup(b, o.to)
-                        if ch in opts:
+                        if ch in regroups:
                             return ch
             return EndRegroup()
         if k is DecisionKind.WINTER_NAVIS:

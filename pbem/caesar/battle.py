@@ -368,11 +368,11 @@ def retreat_options(g: "Game", bid: str) -> list[BattleAction]:
             continue
         out.append(BattleAction(bid, Action.RETREAT, n))
     if board.spaces[loc].is_port and bs.sea_retreats.get(side.value, 0) < 1:
-        ports: set[str] = set()
+        by_sea: set[str] = set()
         for s in board.seas_of(loc):
             if ctl(s) == "friendly":
-                ports.update(p for p in board.ports_of(s) if p != loc and ctl(p) == "friendly")
-        out.extend(BattleAction(bid, Action.RETREAT, p, by_sea=True) for p in sorted(ports))
+                by_sea.update(p for p in board.ports_of(s) if p != loc and ctl(p) == "friendly")
+        out.extend(BattleAction(bid, Action.RETREAT, p, by_sea=True) for p in sorted(by_sea))
     return out
 
 

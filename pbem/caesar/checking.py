@@ -27,6 +27,7 @@ from pbem.caesar.orders import (
     DiscardCard,
     FireOrder,
     HitOrder,
+    HitsPlan,
     JupiterOrder,
     LevyOrder,
     MainOrder,
@@ -34,6 +35,7 @@ from pbem.caesar.orders import (
     NoEventOrder,
     OrderError,
     OrderLine,
+    OrderPlan,
     PassBlockOrder,
     PassOrder,
     PlayCard,
@@ -242,11 +244,12 @@ class Checker:
             if isinstance(o, BattlesOrder):
                 if self.side is not g.state.player1:
                     self.err(ln, "only Player 1 chooses the order of battles (7.1)")
-                for loc in o.locations:
-                    if loc not in battles:
-                        self.err(ln, f"there is no battle at {loc}; battles: {', '.join(sorted(battles)) or 'none'}")
+                for where in o.locations:
+                    if where not in battles:
+                        self.err(ln, f"there is no battle at {where}; battles: {', '.join(sorted(battles)) or 'none'}")
                 continue
-            loc = o.location  # type: ignore[union-attr]
+            assert isinstance(o, (RetreatPlan, HitsPlan, OrderPlan, RegroupPlan))
+            loc = o.location
             if loc not in battles:
                 self.err(ln, f"there is no battle at {loc}; battles: {', '.join(sorted(battles)) or 'none'}")
                 continue

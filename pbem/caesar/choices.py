@@ -268,7 +268,7 @@ def choice_to_json(ch: Choice) -> dict[str, Any]:
     from dataclasses import fields
 
     out: dict[str, Any] = {"type": type(ch).__name__}
-    for f in fields(ch):  # type: ignore[arg-type]
+    for f in fields(ch):
         v = getattr(ch, f.name)
         if isinstance(v, Enum):
             v = v.value
@@ -299,4 +299,5 @@ def choice_from_json(data: dict[str, Any]) -> Choice:
         elif f.name == "action":
             v = Action(v)
         kwargs[f.name] = v
-    return cls(**kwargs)  # type: ignore[no-any-return]
+    choice: Choice = cls(**kwargs)
+    return choice

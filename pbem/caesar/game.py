@@ -36,7 +36,7 @@ from pbem.caesar.state import (
     Options,
     Phase,
 )
-from pbem.errors import IllegalChoiceError, WrongDecisionError
+from pbem.errors import WrongDecisionError
 
 
 class Control(str, Enum):
@@ -132,7 +132,7 @@ class Game:
                 out.append(f"unknown block {bid!r}")
                 continue
             if b.status is BlockStatus.MAP:
-                if b.loc not in self.board.spaces:
+                if b.loc is None or b.loc not in self.board.spaces:
                     out.append(f"{bid} is on the map at unknown location {b.loc!r}")
                 elif self.board.is_sea(b.loc) and not info.is_navis:
                     out.append(f"{bid} is a land block at sea ({b.loc})")

@@ -44,9 +44,9 @@ def order_templates(session: Session, side: Side) -> list[tuple[str, str]]:
     elif step.kind is StepKind.CARD:
         out += [("play one", f"play {c}") for c in dict.fromkeys(hand) if not (c == APOLLO and g.state.turn == 1)]
     elif step.kind is StepKind.DEPLOYMENT:
-        d = next(iter(g.legal(Decision(side, DecisionKind.DEPLOY))))
-        assert isinstance(d, Deploy)
-        for loc, ids in d.placement:
+        historical = next(iter(g.legal(Decision(side, DecisionKind.DEPLOY))))
+        assert isinstance(historical, Deploy)
+        for loc, ids in historical.placement:
             out.append(("deploy", f"deploy {loc}: {', '.join(block_display(g.board, b, side) for b in ids)}"))
     elif step.kind is StepKind.COMMAND:
         out += _command_templates(g, side)
@@ -73,8 +73,8 @@ def order_templates(session: Session, side: Side) -> list[tuple[str, str]]:
             out.append(("no regroup", "pass"))
     elif step.kind is StepKind.WINTER:
         for bid in g.on_map(side):
-            loc = g.state.blocks[bid].loc
-            if loc and g.board.is_sea(loc):
+            at = g.state.blocks[bid].loc
+            if at and g.board.is_sea(at):
                 for p in winter_mod.navis_ports(g, bid):
                     out.append((f"{block_display(g.board, bid, side)} to port", f"winter: navis {block_display(g.board, bid, side)} -> {p}"))
         for loc, surplus in winter_mod.over_supply(g, side):

@@ -9,9 +9,9 @@ eliminated this Year wait for the next; the third leader needs a dead leader.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from pbem.caesar.board import BlockType, Side, block_id
+from pbem.caesar.board import BlockType, Side
 from pbem.caesar.choices import Choice, Decision, DecisionKind, EndLevies, Levy, LevyStep
 from pbem.caesar.state import BlockStatus, CommandStage
 from pbem.errors import IllegalChoiceError
@@ -165,7 +165,7 @@ def new_block_options(g: "Game", side: Side) -> list[Levy]:
     majors = [c for c in friendly if g.board.spaces[c].is_major_port]
     killed = leader_killed(g, side)
     third = g.board.third_leaders[side]
-    out = []
+    out: list[Levy] = []
     for bid, b in sorted(g.state.blocks.items()):
         info = g.board.blocks[bid]
         if info.side is not side or b.status is not BlockStatus.POOL or info.type is BlockType.CLEOPATRA:
@@ -209,10 +209,16 @@ def legal(g: "Game", d: Decision) -> Iterator[Choice]:
     yield from step_options(g, d.side)
 
 
-HANDLERS = {
-    DecisionKind.LEVIES: (
-        (Levy, LevyStep, EndLevies),
-        lambda g, d, ch: {Levy: check_levy, LevyStep: check_step, EndLevies: check_end}[type(ch)](g, d, ch),
-        lambda g, d, ch: {Levy: do_levy, LevyStep: do_step, EndLevies: do_end}[type(ch)](g, d, ch),
-    ),
-}
+_CHECK: dict[type, Callable[["Game", Decision, Any], None]] = {Levy: check_levy, LevyStep: check_step, EndLevies: check_end}
+_DO: dict[type, Callable[["Game", Decision, Any], None]] = {Levy: do_levy, LevyStep: do_step, EndLevies: do_end}
+
+
+def _check(g: "Game", d: Decision, ch: Choice) -> None:
+    _CHECK[type(ch)](g, d, ch)
+
+
+def _do(g: "Game", d: Decision, ch: Choice) -> None:
+    _DO[type(ch)](g, d, ch)
+
+
+HANDLERS = {DecisionKind.LEVIES: ((Levy, LevyStep, EndLevies), _check, _do)}

@@ -10,7 +10,7 @@ the event group moves of Mars, Neptune, Mercury and Pluto (E3-E6).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from pbem.caesar.board import EdgeKind, Side
 from pbem.caesar.choices import (
@@ -528,12 +528,26 @@ def legal(g: "Game", d: Decision) -> Iterator[Choice]:
             yield Move(bid, p)
 
 
-HANDLERS = {
-    DecisionKind.MOVES: (
-        (Move, SeaMove, MainAttack, EndMoves),
-        lambda g, d, ch: _CHECK[type(ch)](g, d, ch),
-        lambda g, d, ch: _DO[type(ch)](g, d, ch),
-    ),
+_CHECK: dict[type, Callable[["Game", Decision, Any], None]] = {
+    Move: check_move,
+    SeaMove: check_sea_move,
+    MainAttack: check_main,
+    EndMoves: check_end,
 }
-_CHECK = {Move: check_move, SeaMove: check_sea_move, MainAttack: check_main, EndMoves: check_end}
-_DO = {Move: do_move, SeaMove: do_sea_move, MainAttack: do_main, EndMoves: do_end}
+_DO: dict[type, Callable[["Game", Decision, Any], None]] = {
+    Move: do_move,
+    SeaMove: do_sea_move,
+    MainAttack: do_main,
+    EndMoves: do_end,
+}
+
+
+def _check(g: "Game", d: Decision, ch: Choice) -> None:
+    _CHECK[type(ch)](g, d, ch)
+
+
+def _do(g: "Game", d: Decision, ch: Choice) -> None:
+    _DO[type(ch)](g, d, ch)
+
+
+HANDLERS = {DecisionKind.MOVES: ((Move, SeaMove, MainAttack, EndMoves), _check, _do)}

@@ -93,7 +93,7 @@ def supply_limit(g: "Game", city: str) -> int:
 
 def over_supply(g: "Game", side: Side) -> list[tuple[str, int]]:
     out = []
-    locs = sorted({g.state.blocks[b].loc for b in g.on_map(side)} - {None})  # type: ignore[arg-type]
+    locs = sorted({loc for b in g.on_map(side) if (loc := g.state.blocks[b].loc) is not None})
     for loc in locs:
         assert loc is not None
         if g.board.is_sea(loc):
