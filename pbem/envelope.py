@@ -1,4 +1,4 @@
-"""Submissions: keys, canonical bytes, signatures, email armor, passwords.
+"""Submissions: envelopes, canonical bytes, signatures, JSON and email armor, trust checks.
 
 A player's orders travel in an :class:`Envelope` (game, side, step, nonce, time and
 the order lines). The envelope is signed with Ed25519 over its canonical bytes and
@@ -10,10 +10,10 @@ This module is a pure library: no database, no command line, no printing. Every
 failure a user can cause raises :class:`~pbem.errors.EnvelopeError` (a ``ValueError``)
 with a message that says what is wrong and what would be right.
 
-The module is longer than the style guide's ~800 lines because it was written as
-one unit; the mail-body extraction (``extract_body_from_email`` and its helpers
-``_HtmlText`` and ``_unflow``) is the piece to move to ``pbem/mail.py`` once that
-module exists.
+Two lower layers live in their own modules and their public names are re-exported
+here: key pairs, key files and password hashes in :mod:`pbem.credentials`, and
+reading the text body of a full email message (MIME parts, charsets, transfer
+encodings, format=flowed, HTML) in :mod:`pbem.mail`.
 """
 
 from __future__ import annotations
@@ -21,29 +21,38 @@ from __future__ import annotations
 import base64
 import enum
 import hashlib
-import hmac
 import json
-import os
 import re
 import secrets
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from email import policy
-from email.message import EmailMessage, Message
-from email.parser import BytesParser
-from html.parser import HTMLParser
-from pathlib import Path
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+# Keys and password hashes live in pbem.credentials, the body of a full email message
+# in pbem.mail; their public names are re-exported here, as before the split.
+from pbem.credentials import (
+    _DUMMY_HASH,
+    MAX_PASSWORD_LENGTH,  # noqa: F401 - re-exported
+    PUBLIC_KEY_PREFIX,  # noqa: F401 - re-exported
+    KeyPair,
+    _b64,
+    _b64decode,
+    _bad_char,
+    _check_password_text,
+    _quote,
+    check_password,
+    generate_keypair,
+    hash_password,
+    key_fingerprint,
+    keypair_from_private_key,
+    load_private_key,
+    load_public_key,
+    write_keypair,
+)
 from pbem.errors import (
     CredentialError,
     EnvelopeError,
@@ -54,6 +63,13 @@ from pbem.errors import (
     WrongGameError,
     WrongSideError,
     WrongStepError,
+)
+from pbem.mail import (
+    MAX_SUBMISSION_BYTES,  # noqa: F401 - re-exported
+    check_size,
+    extract_body_from_email,
+    looks_like_email,
+    split_lines,
 )
 
 __all__ = [
@@ -98,15 +114,11 @@ __all__ = [
 ]
 
 FORMAT_VERSION = 1
-PUBLIC_KEY_PREFIX = "pbem-ed25519"
 ARMOR_BEGIN = "-----BEGIN PBEM ORDERS-----"
 ARMOR_SIGNATURE = "-----BEGIN PBEM SIGNATURE-----"
 ARMOR_END = "-----END PBEM ORDERS-----"
-#: Larger inputs are refused before any parsing (a submission is a few kilobytes).
-MAX_SUBMISSION_BYTES = 1_000_000
 MAX_STEP = 999_999_999
 MAX_NAME_LENGTH = 100
-MAX_PASSWORD_LENGTH = 200
 SIGNATURE_MISMATCH = (
     "the signature does not match the orders: the text was changed after signing, "
     "or it was signed with another key"
@@ -116,198 +128,12 @@ _TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 _TIME_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 _NONCE_RE = re.compile(r"[0-9a-f]{32}")
 _STEP_RE = re.compile(r"[0-9]{1,9}")
-_BAD_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
 _PASTE_HINT = "paste the whole block that `pbem sign` printed"
-
-
-def _quote(value: str, limit: int = 60) -> str:
-    """``repr`` of user text, shortened; repr also escapes surrogates and controls."""
-    if len(value) > limit:
-        return repr(value[: limit - 3]) + "..."
-    return repr(value)
 
 
 def _show_json(value: Any) -> str:
     text = json.dumps(value)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _bad_char(text: str, *, allow_tab: bool = False) -> str | None:
-    """The first character that cannot travel in a header or an order line."""
-    for ch in text:
-        if ch == "\t" and allow_tab:
-            continue
-        if unicodedata.category(ch) in _BAD_CATEGORIES:
-            return ch
-    return None
-
-
-def _split_lines(text: str) -> list[str]:
-    # Not str.splitlines: it also splits on \v, \f, \x1c-\x1e, \x85 and U+2028/9,
-    # which must stay inside a line (and are then rejected by validation).
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
-
-def _b64decode(text: str) -> bytes | None:
-    """Strict, canonical base64 (so one byte string has exactly one spelling)."""
-    try:
-        raw = base64.b64decode(text.encode("ascii"), validate=True)
-    except ValueError:  # binascii.Error and UnicodeEncodeError are ValueErrors
-        return None
-    if base64.b64encode(raw).decode("ascii") != text:
-        return None
-    return raw
-
-
-def _b64(raw: bytes) -> str:
-    return base64.b64encode(raw).decode("ascii")
-
-
-# --------------------------------------------------------------------------- keys
-
-
-@dataclass(frozen=True)
-class KeyPair:
-    """A private key as unencrypted PKCS8 PEM and its one-line public key text."""
-
-    private_pem: bytes = field(repr=False)
-    public_text: str
-
-    @property
-    def fingerprint(self) -> str:
-        return key_fingerprint(self.public_text)
-
-
-def _public_text(key: Ed25519PublicKey) -> str:
-    raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    return f"{PUBLIC_KEY_PREFIX} {_b64(raw)}"
-
-
-def _keypair(key: Ed25519PrivateKey) -> KeyPair:
-    pem = key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    )
-    return KeyPair(private_pem=pem, public_text=_public_text(key.public_key()))
-
-
-def generate_keypair() -> KeyPair:
-    """A new random Ed25519 key pair."""
-    return _keypair(Ed25519PrivateKey.generate())
-
-
-def keypair_from_private_key(data: bytes | str) -> KeyPair:
-    """The key pair (with its public text) of a private key file's content."""
-    return _keypair(load_private_key(data))
-
-
-def load_private_key(data: bytes | str) -> Ed25519PrivateKey:
-    """Load an unencrypted PEM (PKCS8) Ed25519 private key as written by ``pbem keygen``."""
-    if isinstance(data, str):
-        data = data.encode("utf-8", "surrogatepass")
-    if data.strip().startswith(PUBLIC_KEY_PREFIX.encode("ascii")):
-        raise KeyFormatError(
-            "this is a public key (the .pub file); signing needs the private key (the .key file)"
-        )
-    try:
-        key = serialization.load_pem_private_key(data, password=None)
-    except TypeError as exc:  # raised for a key protected by a passphrase
-        raise KeyFormatError(
-            "the private key is protected by a passphrase; pbem uses unencrypted key files "
-            "as written by `pbem keygen`"
-        ) from exc
-    except (ValueError, UnsupportedAlgorithm) as exc:
-        raise KeyFormatError(
-            "the private key is not a PEM private key; expected a file starting with "
-            "'-----BEGIN PRIVATE KEY-----' as written by `pbem keygen`"
-        ) from exc
-    if not isinstance(key, Ed25519PrivateKey):
-        raise KeyFormatError(
-            f"the private key is a {type(key).__name__}; pbem needs an Ed25519 key "
-            "made by `pbem keygen`"
-        )
-    return key
-
-
-def _raw_public_key(text: str) -> bytes:
-    if not isinstance(text, str):
-        raise KeyFormatError(f"a public key is text, not {type(text).__name__}")
-    parts = text.split()
-    if len(parts) != 2 or parts[0] != PUBLIC_KEY_PREFIX:
-        if "PRIVATE KEY" in text:
-            raise KeyFormatError(
-                "this is a private key; register the public key (the one line in the .pub file)"
-            )
-        raise KeyFormatError(
-            f"the public key is {_quote(text.strip())}; it must be one line "
-            f"'{PUBLIC_KEY_PREFIX} <base64 of 32 bytes>' as in the .pub file from `pbem keygen`"
-        )
-    raw = _b64decode(parts[1])
-    if raw is None or len(raw) != 32:
-        raise KeyFormatError(
-            f"the public key data {_quote(parts[1])} is not the base64 of 32 bytes; "
-            "copy the whole line of the .pub file"
-        )
-    return raw
-
-
-def load_public_key(text: str) -> Ed25519PublicKey:
-    """Load a public key line ``pbem-ed25519 <base64 of 32 raw bytes>``."""
-    raw = _raw_public_key(text)
-    try:
-        return Ed25519PublicKey.from_public_bytes(raw)
-    except ValueError as exc:
-        raise KeyFormatError(f"the public key {_quote(text.strip())} is not valid") from exc
-
-
-def key_fingerprint(public_text: str) -> str:
-    """First 16 hex digits of the SHA-256 of the raw 32-byte public key."""
-    return hashlib.sha256(_raw_public_key(public_text)).hexdigest()[:16]
-
-
-def _write_new(path: Path, data: bytes, mode: int) -> None:
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    except FileExistsError as exc:
-        raise KeyFileExistsError(
-            f"{path} already exists; refusing to overwrite a key file "
-            "(choose another name or move the old file away)"
-        ) from exc
-    except OSError as exc:
-        raise KeyFileError(f"cannot write {path}: {exc.strerror}") from exc
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(path, mode)  # O_CREAT's mode is filtered by the umask
-    except OSError as exc:
-        raise KeyFileError(f"cannot write {path}: {exc.strerror}") from exc
-
-
-def write_keypair(path_prefix: Path, keypair: KeyPair | None = None) -> tuple[Path, Path]:
-    """Write ``<prefix>.key`` (mode 600) and ``<prefix>.pub``; never overwrite a file.
-
-    A new key pair is generated unless one is given. Returns both paths.
-    """
-    prefix = Path(path_prefix)
-    if not prefix.name:
-        raise KeyFileError(f"{str(path_prefix)!r} is not a file name prefix; give e.g. 'alice'")
-    private_path = prefix.with_name(prefix.name + ".key")
-    public_path = prefix.with_name(prefix.name + ".pub")
-    for path in (private_path, public_path):
-        if path.exists() or path.is_symlink():
-            raise KeyFileExistsError(
-                f"{path} already exists; refusing to overwrite a key file "
-                "(choose another name or move the old file away)"
-            )
-    pair = keypair if keypair is not None else generate_keypair()
-    _write_new(private_path, pair.private_pem, 0o600)
-    try:
-        _write_new(public_path, (pair.public_text + "\n").encode("ascii"), 0o644)
-    except KeyFileError:
-        private_path.unlink(missing_ok=True)
-        raise
-    return private_path, public_path
 
 
 # ----------------------------------------------------------------------- envelope
@@ -422,7 +248,7 @@ def normalize_orders(orders: str | Iterable[str]) -> tuple[str, ...]:
             if not isinstance(item, str):
                 raise EnvelopeError(f"order line {item!r} is not text")
         text = "\n".join(items)
-    lines = [line.rstrip() for line in _split_lines(text)]
+    lines = [line.rstrip() for line in split_lines(text)]
     start = 0
     while start < len(lines) and not lines[start]:
         start += 1
@@ -497,21 +323,6 @@ def _check_signature_text(value: object) -> None:
         raise EnvelopeError(
             f"the signature is {shown}; it must be the base64 of 64 bytes, "
             "exactly as `pbem sign` wrote it"
-        )
-
-
-def _check_password_text(value: object) -> None:
-    # The secret itself is never quoted in a message.
-    if (
-        not isinstance(value, str)
-        or not value
-        or len(value) > MAX_PASSWORD_LENGTH
-        or value != value.strip()
-        or _bad_char(value) is not None
-    ):
-        raise EnvelopeError(
-            f"the password must be 1 to {MAX_PASSWORD_LENGTH} characters without line breaks, "
-            "control characters or surrounding spaces"
         )
 
 
@@ -782,7 +593,7 @@ def _parse_headers(
 
 def parse_armor(text: str) -> SignedSubmission:
     """Find and read the one armored block in a text (an email body, a pasted file)."""
-    begin, block = _find_block(_split_lines(text))
+    begin, block = _find_block(split_lines(text))
     headers, rest = _parse_headers(block, begin)
     for key in _ARMOR_HEADERS[:5]:
         if key not in headers:
@@ -833,210 +644,13 @@ def parse_armor(text: str) -> SignedSubmission:
     return SignedSubmission(env, signature=signature, password=password)
 
 
-# -------------------------------------------------------------------------- email
-
-_EMAIL_HEADER_NAMES = frozenset(
-    {
-        "from", "to", "cc", "subject", "date", "mime-version", "message-id", "received",
-        "return-path", "delivered-to", "reply-to", "sender", "content-type",
-        "content-transfer-encoding", "dkim-signature", "authentication-results",
-        "in-reply-to", "references", "user-agent", "envelope-to",
-    }
-)  # fmt: skip
-_HEADER_LINE_RE = re.compile(r"([A-Za-z0-9-]+)[ \t]*:")
-
-
-def _looks_like_email(head: str) -> bool:
-    """Does the text start with RFC 822 headers (or an mbox 'From ' line)?"""
-    lines = _split_lines(head.lstrip("\ufeff"))
-    first = lines[0]
-    if first.startswith("From ") and len(lines) > 1:
-        first = lines[1]
-    match = _HEADER_LINE_RE.match(first)
-    if match is None:
-        return False
-    name = match.group(1).lower()
-    return name in _EMAIL_HEADER_NAMES or name.startswith("x-")
-
-
-def _part_text(part: Message) -> str:
-    payload = part.get_payload(decode=True)
-    data = payload if isinstance(payload, bytes) else b""
-    charset = part.get_content_charset() or "us-ascii"
-    for candidate in (charset, "utf-8"):
-        try:
-            return data.decode(candidate)
-        except (LookupError, ValueError):  # unknown charset, undecodable bytes
-            continue
-    # Mislabelled 8-bit text: keep what can be read; a damaged order line then
-    # fails the signature check instead of hiding the whole message.
-    return data.decode("utf-8", errors="replace")
-
-
-def _unflow(text: str, delsp: bool) -> str:
-    """Undo RFC 3676 format=flowed soft line breaks (Thunderbird's default)."""
-    out: list[str] = []
-    pending: str | None = None
-    pending_depth = 0
-
-    def emit(depth: int, content: str) -> None:
-        out.append(">" * depth + " " + content if depth else content)
-
-    for line in _split_lines(text):
-        depth = len(line) - len(line.lstrip(">"))
-        content = line[depth:]
-        if content.startswith(" "):
-            content = content[1:]  # space-stuffing
-        flowed = content.endswith(" ") and content != "-- "
-        if flowed and delsp:
-            content = content[:-1]
-        if pending is not None and depth == pending_depth:
-            pending += content
-        else:
-            if pending is not None:
-                emit(pending_depth, pending)
-            pending, pending_depth = content, depth
-        if not flowed:
-            emit(pending_depth, pending)
-            pending = None
-    if pending is not None:
-        emit(pending_depth, pending)
-    return "\n".join(out)
-
-
-class _HtmlText(HTMLParser):
-    """Text of an HTML mail body as a mail reader shows it; blockquotes become '> '."""
-
-    _BLOCK = frozenset(
-        "address article aside blockquote dd div dl dt footer h1 h2 h3 h4 h5 h6 header "
-        "hr li ol p pre section table td th tr ul".split()
-    )
-    _SKIP = frozenset({"head", "script", "style", "title"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.lines: list[str] = []
-        self._parts: list[str] = []
-        self._line_quoted = False
-        self._line_pre = False
-        self._quote = 0
-        self._pre = 0
-        self._skip = 0
-
-    def _break(self) -> None:
-        text = "".join(self._parts).rstrip()
-        if not self._line_pre:
-            text = text.lstrip()
-            if text == "--":
-                text = "-- "  # the signature separator, written "-- <br>"
-        self.lines.append("> " + text if self._line_quoted else text)
-        self._parts, self._line_quoted, self._line_pre = [], False, False
-
-    def _soft_break(self) -> None:
-        if "".join(self._parts).strip():
-            self._break()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._SKIP:
-            self._skip += 1
-        elif tag == "br":
-            self._break()
-        elif tag in self._BLOCK:
-            self._soft_break()
-            self._quote += tag == "blockquote"
-            self._pre += tag == "pre"
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._SKIP:
-            self._skip = max(0, self._skip - 1)
-        elif tag in self._BLOCK:
-            self._soft_break()
-            if tag == "blockquote":
-                self._quote = max(0, self._quote - 1)
-            if tag == "pre":
-                self._pre = max(0, self._pre - 1)
-
-    def handle_data(self, data: str) -> None:
-        if self._skip:
-            return
-        data = data.replace("\xa0", " ")
-        if self._quote:
-            self._line_quoted = True
-        if self._pre:
-            for index, piece in enumerate(_split_lines(data)):
-                if index:
-                    self._break()
-                self._line_pre = True
-                self._parts.append(piece)
-        else:
-            self._parts.append(re.sub(r"\s+", " ", data))
-
-    def text(self) -> str:
-        self.close()
-        if self._parts:
-            self._break()
-        return "\n".join(self.lines)
-
-
-def _html_to_text(html: str) -> str:
-    parser = _HtmlText()
-    parser.feed(html)
-    return parser.text()
-
-
-def _extract_body(raw: bytes) -> str:
-    if raw.startswith(b"From "):  # mbox separator line
-        raw = raw.partition(b"\n")[2]
-    message = BytesParser(policy=policy.default).parsebytes(raw)
-    assert isinstance(message, EmailMessage)  # guaranteed by policy.default
-    part = message.get_body(preferencelist=("plain",))
-    if part is not None:
-        text = _part_text(part)
-        if str(part.get_param("format", "")).lower() == "flowed":
-            text = _unflow(text, str(part.get_param("delsp", "")).lower() == "yes")
-        return text
-    part = message.get_body(preferencelist=("html",))
-    if part is not None:
-        return _html_to_text(_part_text(part))
-    raise EnvelopeError(
-        "the email has no text part (text/plain or text/html); put the block that "
-        "`pbem sign` printed in the message body"
-    )
-
-
-def _check_size(size: int) -> None:
-    if size > MAX_SUBMISSION_BYTES:
-        raise EnvelopeError(
-            f"the submission is {size} bytes; the limit is {MAX_SUBMISSION_BYTES} "
-            "(send only the signed file or the block that `pbem sign` printed)"
-        )
-
-
-def extract_body_from_email(raw: bytes) -> str:
-    """The text body of a full RFC 822 message: the text/plain part (transfer
-    encoding and charset decoded, format=flowed joined), else the text/html part
-    with its tags stripped."""
-    if isinstance(raw, str):
-        raw = raw.encode("utf-8", "surrogatepass")
-    _check_size(len(raw))
-    try:
-        return _extract_body(raw)
-    except EnvelopeError:
-        raise
-    except Exception as exc:  # the email package can fail in many ways on broken mail
-        raise EnvelopeError(
-            f"the email message cannot be read ({type(exc).__name__}); paste the block "
-            "that `pbem sign` printed into a new plain-text message"
-        ) from exc
-
-
 def parse_submission(raw: bytes | str) -> SignedSubmission:
     """Read a submission from a JSON file, a text containing the armored block, or a
     full email message containing either."""
     if isinstance(raw, (bytes, bytearray, memoryview)):
         data = bytes(raw)
-        _check_size(len(data))
-        if _looks_like_email(data[:2000].decode("latin-1")):
+        check_size(len(data))
+        if looks_like_email(data[:2000].decode("latin-1")):
             text = extract_body_from_email(data)
         else:
             try:
@@ -1047,8 +661,8 @@ def parse_submission(raw: bytes | str) -> SignedSubmission:
                     f"offset {exc.start}); save the file as UTF-8 or {_PASTE_HINT}"
                 ) from None
     elif isinstance(raw, str):
-        _check_size(len(raw))
-        if _looks_like_email(raw[:2000]):
+        check_size(len(raw))
+        if looks_like_email(raw[:2000]):
             text = extract_body_from_email(raw.encode("utf-8", "surrogatepass"))
         else:
             text = raw
@@ -1111,60 +725,6 @@ def submission_digest(sub: SignedSubmission) -> str:
     else:
         digest.update(b"\npassword")
     return digest.hexdigest()
-
-
-# ---------------------------------------------------------------------- passwords
-
-_SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
-_DUMMY_HASH = f"scrypt${_SCRYPT_N}${_SCRYPT_R}${_SCRYPT_P}${_b64(bytes(16))}${_b64(bytes(32))}"
-
-
-def hash_password(secret: str) -> str:
-    """``scrypt$16384$8$1$<salt b64>$<hash b64>`` with a random 16-byte salt."""
-    _check_password_text(secret)
-    salt = os.urandom(16)
-    digest = hashlib.scrypt(
-        secret.encode("utf-8"), salt=salt, n=_SCRYPT_N, r=_SCRYPT_R, p=_SCRYPT_P, dklen=32
-    )
-    return f"scrypt${_SCRYPT_N}${_SCRYPT_R}${_SCRYPT_P}${_b64(salt)}${_b64(digest)}"
-
-
-def check_password(stored: str, secret: str) -> bool:
-    """Whether ``secret`` matches a hash made by :func:`hash_password`."""
-    parts = stored.split("$") if isinstance(stored, str) else []
-    params = [int(p) if p.isascii() and p.isdigit() and len(p) <= 9 else 0 for p in parts[1:4]]
-    salt = _b64decode(parts[4]) if len(parts) == 6 else None
-    expected = _b64decode(parts[5]) if len(parts) == 6 else None
-    if (
-        len(parts) != 6
-        or parts[0] != "scrypt"
-        or salt is None
-        or not expected
-        or not 2 <= params[0] <= 2**17
-        or params[0] & (params[0] - 1)
-        or not 1 <= params[1] <= 16
-        or not 1 <= params[2] <= 4
-    ):
-        raise EnvelopeError(
-            "the stored password hash is malformed; expected "
-            "'scrypt$16384$8$1$<salt base64>$<hash base64>' as made by hash_password"
-        )
-    if not isinstance(secret, str):
-        return False
-    n, r, p = params
-    try:
-        candidate = hashlib.scrypt(
-            secret.encode("utf-8"),
-            salt=salt,
-            n=n,
-            r=r,
-            p=p,
-            dklen=len(expected),
-            maxmem=256 * r * (n + p) + 2**20,
-        )
-    except (UnicodeEncodeError, ValueError):  # a lone surrogate; an over-long dklen
-        return False
-    return hmac.compare_digest(candidate, expected)
 
 
 def authenticate(

@@ -23,40 +23,43 @@ opened, so a crash at any point loses nothing and rerunning finishes the work
 exactly once; two processes cannot both resolve a step because each decision
 re-reads the state under SQLite's write lock.
 
-:meth:`Store.verify` replays every stored submission from the starting position
-through the same decision function and checks each snapshot, each event and the
-hash chain, and each rendered report byte for byte.
+:meth:`Store.verify` reads everything stored and hands it to :mod:`pbem.audit`, which
+replays every stored submission from the starting position through the same decision
+function and checks each snapshot, each event and the hash chain, and each rendered
+report byte for byte. That decision function, the report rendering, the hashes and
+the time formats are pure and live in :mod:`pbem.decide`, shared by both.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from enum import Enum
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint, event
 from sqlmodel import Field, Session as DbSession, SQLModel, create_engine, select
 
+from pbem import audit
+from pbem.audit import VerifyReport
 from pbem.caesar.board import Side
 from pbem.caesar.choices import Event
 from pbem.caesar.game import Game, new_game
 from pbem.caesar.state import Options
-from pbem.caesar.steps import BattleMode, Session, Settings, StepKind, SubmissionRejected, order_templates
-from pbem.envelope import (
-    authenticate,
-    check_addressing,
-    key_fingerprint,
-    parse_submission,
-    submission_digest,
+from pbem.caesar.steps import BattleMode, Session, Settings, StepKind
+# The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
+# pbem.decide; the names defined here before the split stay importable from here.
+from pbem.decide import (  # noqa: F401 - format_duration and initial_session are only re-exported
+    MODERATOR, Cause, Outcome, StoreError, Verdict, canonical_json, decide, event_hash, events_json, format_duration,
+    format_time, header_hash, initial_session, parse_duration, parse_time, reminder_body, render_report,
+    report_subject, sha256_text,
 )
-from pbem.errors import EnvelopeError, PbemError
+from pbem.envelope import key_fingerprint, parse_submission
+from pbem.errors import EnvelopeError
 
 __all__ = [
     "GameSetup",
@@ -72,32 +75,11 @@ __all__ = [
 ]
 
 SCHEMA = "pbem-store 1"
-MODERATOR = "moderator"
 RECIPIENTS: tuple[str, ...] = (Side.CAESAR.value, Side.POMPEY.value, MODERATOR)
 FORMATS: tuple[str, ...] = ("text", "html")
 GENESIS = "0" * 64
 BUSY_TIMEOUT_SECONDS = 60.0
 _GAME_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-_DURATION_RE = re.compile(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
-_TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
-
-
-class StoreError(PbemError):
-    """A problem with the game folder or a game file that the user can fix."""
-
-
-class Verdict(str, Enum):
-    RECEIVED = "received"  # stored, not decided yet
-    ACCEPTED = "accepted"
-    REJECTED = "rejected"
-    DUPLICATE = "duplicate"  # an exact resend of an accepted submission: nothing changed
-    SUPERSEDED = "superseded"  # accepted, then replaced by a revision before the step resolved
-
-
-class Cause(str, Enum):
-    NEW = "new"
-    SUBMISSION = "submission"
-    DEADLINE = "deadline"
 
 
 # ---- tables --------------------------------------------------------------------------
@@ -195,52 +177,6 @@ class OutboxRecord(SQLModel, table=True):
 # ---- values ----------------------------------------------------------------------------
 
 
-def canonical_json(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def event_hash(seq: int, step: int, ev: dict[str, Any], prev_hash: str) -> str:
-    return sha256_text(canonical_json({"seq": seq, "step": step, "event": ev, "prev": prev_hash}))
-
-
-def format_time(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime(_TIME_FORMAT)
-
-
-def parse_time(text: str) -> datetime:
-    """``2025-03-01T18:30:00Z`` (or any ISO 8601 time; naive means UTC)."""
-    try:
-        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise StoreError(f"{text!r} is not a time; write it like 2025-03-01T18:30:00Z") from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment
-
-
-def parse_duration(text: str) -> timedelta:
-    """``"72h"``, ``"3d"``, ``"1d12h"``, ``"90m"`` -> a timedelta."""
-    m = _DURATION_RE.fullmatch(text.strip())
-    if not text.strip() or m is None or not any(m.groups()):
-        raise StoreError(f"{text!r} is not a duration; write it like 72h, 3d, 1d12h or 90m")
-    d, h, mins = (int(g) if g else 0 for g in m.groups())
-    delta = timedelta(days=d, hours=h, minutes=mins)
-    if delta <= timedelta(0):
-        raise StoreError(f"the deadline {text!r} must be longer than zero")
-    return delta
-
-
-def format_duration(seconds: int) -> str:
-    d, rest = divmod(seconds, 86400)
-    h, rest = divmod(rest, 3600)
-    m = rest // 60
-    return "".join(f"{v}{u}" for v, u in ((d, "d"), (h, "h"), (m, "m")) if v) or "0m"
-
-
 def _checkpoint(name: str) -> None:
     """A named point of the pipeline; tests replace this to kill the process there."""
 
@@ -331,159 +267,6 @@ class Status:
             "year": self.year,
             "turn": self.turn,
         }
-
-
-@dataclass
-class VerifyReport:
-    game: str
-    steps: int = 0
-    submissions: int = 0
-    events: int = 0
-    reports: int = 0
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-
-# ---- deciding one submission (pure: used live and by verify) ------------------------------
-
-
-@dataclass
-class _Outcome:
-    verdict: Verdict
-    side: str | None = None
-    step: int | None = None
-    digest: str | None = None
-    reason: str = ""
-    errors: list[dict[str, Any]] = field(default_factory=list)
-    orders: str | None = None
-    related: int | None = None
-    events: list[Event] = field(default_factory=list)
-    resolved_step: int | None = None  # the step this acceptance resolved
-
-
-def _decide(
-    session: Session,
-    game_id: str,
-    players: dict[str, PlayerRecord],
-    raw: bytes,
-    accepted_digests: dict[str, int],
-) -> _Outcome:
-    """Decide a submission against ``session`` (changed in place when accepted)."""
-    try:
-        sub = parse_submission(raw)
-    except EnvelopeError as exc:
-        return _Outcome(Verdict.REJECTED, reason=f"cannot read the submission: {exc}")
-    env = sub.envelope
-    out = _Outcome(Verdict.REJECTED, side=env.side, step=env.step, digest=submission_digest(sub))
-    player = players.get(env.side)
-    try:
-        authenticate(
-            sub,
-            public_key=player.public_key if player else None,
-            password_hash=player.password_hash if player else None,
-        )
-    except EnvelopeError as exc:
-        out.reason = str(exc)
-        return out
-    assert player is not None
-    earlier = accepted_digests.get(out.digest or "")
-    if earlier is not None:
-        out.verdict = Verdict.DUPLICATE
-        out.related = earlier
-        out.reason = f"an exact resend of submission #{earlier}; nothing changed"
-        return out
-    try:
-        check_addressing(sub, game=game_id, side=player.side, step=session.step_no)
-    except EnvelopeError as exc:
-        out.reason = str(exc)
-        return out
-    side = Side(player.side)
-    text = "\n".join(env.orders)
-    step = session.step_no
-    backup = session.to_json()
-    try:
-        session.check(side, text)
-        out.events = session.submit(side, text)
-    except SubmissionRejected as exc:
-        out.reason = f"{len(exc.errors)} error(s); nothing was applied"
-        out.errors = [{"line": e.lineno, "text": e.text, "message": e.message} for e in exc.errors]
-        return out
-    except Exception as exc:  # noqa: BLE001 - an engine bug must not stop the game's other work
-        restored = Session.from_json(backup)
-        session.__dict__.update(restored.__dict__)
-        out.reason = (f"the adjudicator failed on these orders and changed nothing (a bug; tell the "
-                      f"moderator): {type(exc).__name__}: {exc}")
-        return out
-    out.verdict = Verdict.ACCEPTED
-    out.orders = text
-    if session.step_no != step:
-        out.resolved_step = step
-    return out
-
-
-def _events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
-    return [json.loads(canonical_json(e.to_json())) for e in events]
-
-
-def _first_difference(a: Any, b: Any, path: str = "") -> str:
-    """Where two JSON values first differ, as ``path: stored X, replayed Y``."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a or k not in b or a[k] != b[k]:
-                if k not in a or k not in b:
-                    return f"{path}{k}: {'missing' if k not in a else 'present'} in the stored copy"
-                return _first_difference(a[k], b[k], f"{path}{k}.")
-    if isinstance(a, list) and isinstance(b, list):
-        for i, (x, y) in enumerate(zip(a, b)):
-            if x != y:
-                return _first_difference(x, y, f"{path}{i}.")
-        if len(a) != len(b):
-            return f"{path.rstrip('.')}: {len(a)} items stored, {len(b)} replayed"
-    shown = (lambda v: json.dumps(v, ensure_ascii=False)[:120])
-    return f"{path.rstrip('.') or 'value'}: stored {shown(a)}, replayed {shown(b)}"
-
-
-# ---- rendering (pure) ----------------------------------------------------------------------
-
-
-def _render_report(
-    session_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None
-) -> str:
-    try:
-        from pbem.caesar.views import NextStep, build_view
-        from pbem.reports import render_html, render_text
-    except ImportError as exc:  # pragma: no cover - only while the report module is missing
-        raise StoreError(f"reports cannot be rendered: {exc}; install the complete pbem package") from exc
-    session = Session.from_json(json.loads(session_json))
-    viewer = None if row.recipient == MODERATOR else Side(row.recipient)
-    step = session.step()
-    next_step = None
-    if step.kind is not StepKind.OVER:
-        next_step = NextStep(
-            number=step.number,
-            title=step.title,
-            deadline=deadline,
-            awaiting=tuple(s.value for s in step.awaiting),
-            templates=tuple(order_templates(session, viewer)) if viewer else (),
-        )
-    view = build_view(session.game, list(events[: row.upto_event]), viewer, since=row.since_event, next_step=next_step)
-    return render_html(view) if row.format == "html" else render_text(view)
-
-
-def _reminder_body(game_id: str, step: int, title: str, deadline: str, side: str) -> str:
-    return (
-        f"Game {game_id}, step {step}: {title}.\n"
-        f"The step waits for your orders, {side}. The deadline is {deadline};\n"
-        "after it the published defaults are applied for you (no moves, no levies,\n"
-        "the lowest-Moves card). Your last report lists what you can send.\n"
-    )
-
-
-def _subject(game_id: str, step: int, title: str) -> str:
-    return f"[{game_id}] step {step}: {title}"
 
 
 # ---- one game file -------------------------------------------------------------------------
@@ -579,12 +362,12 @@ class Store:
             session, snap = self._session(db)
             players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
             digests = self._accepted_digests(db)
-            out = _decide(session, self.game_id, players, row.raw, digests)
+            out = decide(session, self.game_id, players, row.raw, digests)
             self._store_outcome(db, row, out, snap, session)
             return True
 
     def _store_outcome(
-        self, db: DbSession, row: SubmissionRecord, out: _Outcome, snap: SnapshotRecord, session: Session
+        self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: SnapshotRecord, session: Session
     ) -> None:
         row.verdict = out.verdict.value
         row.side, row.step, row.digest = out.side, out.step, out.digest
@@ -622,7 +405,7 @@ class Store:
         game = db.exec(select(GameRecord)).one()
         head = db.exec(select(EventRecord).order_by(EventRecord.seq.desc())).first()  # type: ignore[attr-defined]
         prev, seq = (head.hash, head.seq) if head else (game.header_hash, 0)
-        for ev in _events_json(events):
+        for ev in events_json(events):
             seq += 1
             h = event_hash(seq, resolved, ev, prev)
             db.add(EventRecord(seq=seq, step=resolved, audience=ev["audience"], kind=ev["kind"], text=ev["text"],
@@ -658,7 +441,7 @@ class Store:
                     .order_by(OutboxRecord.step.desc())  # type: ignore[attr-defined]
                 ).first()
                 db.add(OutboxRecord(step=session.step_no, recipient=recipient, email=emails.get(recipient, ""),
-                                    format=fmt, subject=_subject(game.id, session.step_no, step.title),
+                                    format=fmt, subject=report_subject(game.id, session.step_no, step.title),
                                     since_event=since or 0, upto_event=last_event, created=format_time(now)))
 
     def render_pending(self) -> int:
@@ -676,7 +459,7 @@ class Store:
                     return done
                 snap = db.get(SnapshotRecord, row.step)
                 assert snap is not None, f"outbox row {row.id} names step {row.step} with no snapshot"
-                row.body = _render_report(snap.session, self._events(db, upto=row.upto_event), row, snap.deadline)
+                row.body = render_report(snap.session, self._events(db, upto=row.upto_event), row, snap.deadline)
                 db.add(row)
             done += 1
             _checkpoint("rendered")
@@ -848,7 +631,7 @@ class Store:
                         db.add(OutboxRecord(step=step.number, kind="reminder", recipient=side.value,
                                             email=emails.get(side.value, ""), format="text",
                                             subject=f"[{self.game_id}] reminder: step {step.number} is due {snap.deadline}",
-                                            body=_reminder_body(self.game_id, step.number, step.title, snap.deadline,
+                                            body=reminder_body(self.game_id, step.number, step.title, snap.deadline,
                                                                 side.value),
                                             created=format_time(now)))
                         done.append(f"reminder queued for {side.value} (step {step.number}, due {snap.deadline})")
@@ -858,7 +641,15 @@ class Store:
     # -- verification
     def verify(self) -> VerifyReport:
         """Replay every submission from the start and compare everything stored."""
-        return _Verifier(self).run()
+        with self._read() as db:
+            game = db.exec(select(GameRecord)).one()
+            players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
+            subs = list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]
+            events = list(db.exec(select(EventRecord).order_by(EventRecord.seq)).all())  # type: ignore[arg-type]
+            snaps = {s.step: s for s in db.exec(select(SnapshotRecord)).all()}
+            outbox = list(db.exec(select(OutboxRecord).where(OutboxRecord.kind == "report")
+                                  .order_by(OutboxRecord.id)).all())  # type: ignore[arg-type]
+        return audit.verify(game, players, subs, events, snaps, outbox)
 
 
 def _event_of(r: EventRecord) -> Event:
@@ -878,204 +669,6 @@ def _engine(path: Path, store: Any) -> Any:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if getattr(store, "_immediate", False) else "BEGIN")
 
     return engine
-
-
-def initial_session(game: GameRecord) -> Session:
-    """The adjudication state at the start, rebuilt from the stored set-up."""
-    settings = Settings.from_json(json.loads(game.settings))
-    if game.scenario:
-        return Session(Game.from_json(json.loads(game.scenario)), settings)
-    return Session(new_game(game.seed, Options.from_json(json.loads(game.options))), settings)
-
-
-def header_hash(game: GameRecord) -> str:
-    return sha256_text(canonical_json({
-        "game": game.id, "schema": game.schema_version, "seed": game.seed, "options": json.loads(game.options),
-        "settings": json.loads(game.settings), "scenario": json.loads(game.scenario) if game.scenario else None,
-    }))
-
-
-# ---- verification ---------------------------------------------------------------------------
-
-
-class _Verifier:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.problems: list[str] = []
-
-    def fail(self, step: int | None, text: str) -> None:
-        self.problems.append(f"step {step}: {text}" if step is not None else text)
-
-    def run(self) -> VerifyReport:
-        with self.store._read() as db:
-            game = db.exec(select(GameRecord)).one()
-            players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
-            subs = list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]
-            events = list(db.exec(select(EventRecord).order_by(EventRecord.seq)).all())  # type: ignore[arg-type]
-            snaps = {s.step: s for s in db.exec(select(SnapshotRecord)).all()}
-            outbox = list(db.exec(select(OutboxRecord).where(OutboxRecord.kind == "report")
-                                  .order_by(OutboxRecord.id)).all())  # type: ignore[arg-type]
-        report = VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events), reports=len(outbox))
-        if header_hash(game) != game.header_hash:
-            self.fail(None, "the game's set-up (seed, options, scenario) does not match its stored hash")
-        self.check_chain(game, events)
-        for s in snaps.values():
-            if sha256_text(s.session) != s.hash:
-                self.fail(s.step, "the snapshot's hash does not match its content")
-        replayed = self.replay(game, players, subs, events, snaps)
-        self.check_reports(outbox, replayed, snaps)
-        report.problems = self.problems
-        return report
-
-    def check_chain(self, game: GameRecord, events: list[EventRecord]) -> None:
-        prev = game.header_hash
-        for i, r in enumerate(events, start=1):
-            if r.seq != i:
-                self.fail(r.step, f"event #{i} is missing (found #{r.seq})")
-                return
-            if r.prev_hash != prev:
-                self.fail(r.step, f"event #{r.seq} does not link to the event before it (the chain is broken)")
-            try:
-                ev = {"kind": r.kind, "audience": r.audience, "text": r.text, "data": json.loads(r.data)}
-            except ValueError:
-                self.fail(r.step, f"event #{r.seq} has damaged data")
-                prev = r.hash
-                continue
-            if event_hash(r.seq, r.step, ev, r.prev_hash) != r.hash:
-                self.fail(r.step, f"event #{r.seq} ({r.kind}) does not match its hash: its content was altered")
-            prev = r.hash
-
-    def replay(
-        self, game: GameRecord, players: dict[str, PlayerRecord], subs: list[SubmissionRecord],
-        events: list[EventRecord], snaps: dict[int, SnapshotRecord],
-    ) -> tuple[dict[int, str], list[Event]]:
-        session = initial_session(game)
-        first = min(snaps) if snaps else 1
-        sessions: dict[int, str] = {}
-        log: list[Event] = []
-        stored_log = [{"kind": r.kind, "audience": r.audience, "text": r.text, "data": json.loads(r.data)}
-                      for r in events]
-        if first not in snaps:
-            self.fail(first, "the starting snapshot is missing")
-            return sessions, log
-        if not self.same_state(first, session, snaps[first]):
-            return sessions, log
-        opening = _events_json(session.game.events)  # events of the game's creation
-        session.game.events = []
-        for k, (a, b) in enumerate(zip(stored_log, opening)):
-            if a != b:
-                self.fail(first, f"event #{k + 1} differs from the replay: {_first_difference(a, b)}")
-                return sessions, log
-        if snaps[first].last_event != len(opening):
-            self.fail(first, f"the game's creation gives {len(opening)} events; the store has {snaps[first].last_event}")
-            return sessions, log
-        log.extend(Event.from_json(e) for e in opening)
-        sessions[first] = snaps[first].session
-        digests: dict[str, int] = {}
-        deadlines = sorted((s for s in snaps.values() if s.cause == Cause.DEADLINE.value), key=lambda s: s.step)
-
-        def resolution(step: int, evs: list[Event], cause: Cause, sid: int | None) -> bool:
-            snap = snaps.get(session.step_no)
-            if snap is None:
-                self.fail(step, f"the replay resolves step {step} but no snapshot of step {session.step_no} is stored")
-                return False
-            if snap.cause != cause.value or snap.submission_id != sid:
-                self.fail(step, f"the replay resolves step {step} by {cause.value}"
-                          f"{f' #{sid}' if sid else ''}; the store says by {snap.cause}"
-                          f"{f' #{snap.submission_id}' if snap.submission_id else ''}")
-                return False
-            new = _events_json(evs)
-            start = len(log)
-            stored = stored_log[start: start + len(new)]
-            for k, (a, b) in enumerate(zip(stored, new)):
-                if a != b:
-                    self.fail(step, f"event #{start + k + 1} differs from the replay: {_first_difference(a, b)}")
-                    return False
-            if len(stored) != len(new) or snap.last_event != start + len(new):
-                self.fail(step, f"the replay gives {len(new)} events for this step; the store has "
-                          f"{snap.last_event - start}")
-                return False
-            log.extend(evs)
-            if not self.same_state(session.step_no, session, snap):
-                return False
-            sessions[session.step_no] = snap.session
-            return True
-
-        for row in subs:
-            while deadlines and deadlines[0].after_submission < (row.id or 0) and deadlines[0].step == session.step_no + 1:
-                step = session.step_no
-                if not resolution(step, session.resolve(deadline=True), Cause.DEADLINE, None):
-                    return sessions, log
-                deadlines.pop(0)
-            if row.verdict == Verdict.RECEIVED.value:
-                continue
-            step = session.step_no
-            out = _decide(session, game.id, players, row.raw, digests)
-            where = f"submission #{row.id} ({row.side or 'unknown side'}, for step {row.step})"
-            stored_ok = row.verdict in (Verdict.ACCEPTED.value, Verdict.SUPERSEDED.value)
-            replay_ok = out.verdict is Verdict.ACCEPTED
-            if stored_ok != replay_ok or (not stored_ok and row.verdict != out.verdict.value):
-                why = f": {out.reason}" if out.reason else ""
-                if out.errors:
-                    why += " (" + "; ".join(f"line {e['line']}: {e['message']}" for e in out.errors) + ")"
-                self.fail(row.step if row.step is not None else step,
-                          f"{where} is stored as {row.verdict} but the replay makes it {out.verdict.value}{why}")
-                return sessions, log
-            stored_errors = json.loads(row.errors) if row.errors else []
-            if not replay_ok and (row.reason != out.reason or stored_errors != out.errors):
-                self.fail(row.step if row.step is not None else step,
-                          f"{where} is stored as {row.verdict} ({row.reason}) but the replay gives another reason: "
-                          f"{out.reason}")
-                return sessions, log
-            if out.digest != row.digest:
-                self.fail(step, f"{where}: its digest differs from the stored one (the bytes were altered)")
-                return sessions, log
-            if replay_ok:
-                digests[out.digest or ""] = row.id or 0
-                if row.orders != out.orders or row.applied_step != step:
-                    self.fail(step, f"{where}: the stored orders or step differ from the replay")
-                    return sessions, log
-                if out.resolved_step is not None and not resolution(step, out.events, Cause.SUBMISSION, row.id):
-                    return sessions, log
-        while deadlines and deadlines[0].step == session.step_no + 1:
-            step = session.step_no
-            if not resolution(step, session.resolve(deadline=True), Cause.DEADLINE, None):
-                return sessions, log
-            deadlines.pop(0)
-        extra = sorted(s for s in snaps if s > session.step_no)
-        if extra:
-            self.fail(extra[0], "a snapshot is stored that the replay never reaches")
-        if len(log) != len(stored_log):
-            self.fail(session.step_no, f"{len(stored_log) - len(log)} stored events that the replay never produces")
-        return sessions, log
-
-    def same_state(self, step: int, session: Session, snap: SnapshotRecord) -> bool:
-        text = canonical_json(session.to_json())
-        if text == snap.session:
-            return True
-        try:
-            where = _first_difference(json.loads(snap.session), json.loads(text))
-        except ValueError:
-            where = "the stored snapshot is not JSON"
-        self.fail(step, f"the snapshot differs from the replay at {where}")
-        return False
-
-    def check_reports(self, outbox: list[OutboxRecord], replayed: tuple[dict[int, str], list[Event]],
-                      snaps: dict[int, SnapshotRecord]) -> None:
-        sessions, log = replayed
-        for row in outbox:
-            if row.step not in sessions or row.upto_event > len(log):
-                continue  # already reported: the replay stopped before this step
-            if row.body is None:
-                self.fail(row.step, f"the {row.format} report for {row.recipient} was never rendered")
-                continue
-            snap = snaps[row.step]
-            body = _render_report(sessions[row.step], log, row, snap.deadline)
-            if body != row.body:
-                a, b = row.body.splitlines(), body.splitlines()
-                line = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-                self.fail(row.step, f"the {row.format} report for {row.recipient} differs from a fresh rendering "
-                          f"at line {line + 1}")
 
 
 # ---- the folder of games --------------------------------------------------------------------

@@ -1,0 +1,262 @@
+"""The audit: replay a game from its start and compare everything stored.
+
+:func:`verify` (called by :meth:`pbem.store.Store.verify`, which reads the rows)
+replays every stored submission from the starting position through the same
+decision function as the live pipeline (:func:`pbem.decide.decide`), resolving the
+steps that were resolved at their deadline at the same points, and checks:
+
+* the game's set-up against its stored hash, and the event hash chain link by link;
+* each snapshot against its own hash and against the replayed state;
+* each event against the replayed one, and each verdict (with its reason) against
+  the replayed verdict;
+* each rendered report, byte for byte, against a fresh rendering.
+
+It reports every problem it finds as a line of text (``step N: ...``) in a
+:class:`VerifyReport`; the replay stops at the first difference in the game's
+course, since everything after it would differ too. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pbem.caesar.choices import Event
+from pbem.caesar.steps import Session
+from pbem.decide import (
+    Cause,
+    Verdict,
+    canonical_json,
+    decide,
+    event_hash,
+    events_json,
+    header_hash,
+    initial_session,
+    render_report,
+    sha256_text,
+)
+
+if TYPE_CHECKING:  # pbem.store imports this module; the rows are only read here
+    from pbem.store import EventRecord, GameRecord, OutboxRecord, PlayerRecord, SnapshotRecord, SubmissionRecord
+
+__all__ = ["VerifyReport", "first_difference", "verify"]
+
+
+@dataclass
+class VerifyReport:
+    game: str
+    steps: int = 0
+    submissions: int = 0
+    events: int = 0
+    reports: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> str:
+    """Where two JSON values first differ, as ``path: stored X, replayed Y``."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b or a[k] != b[k]:
+                if k not in a or k not in b:
+                    return f"{path}{k}: {'missing' if k not in a else 'present'} in the stored copy"
+                return first_difference(a[k], b[k], f"{path}{k}.")
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return first_difference(x, y, f"{path}{i}.")
+        if len(a) != len(b):
+            return f"{path.rstrip('.')}: {len(a)} items stored, {len(b)} replayed"
+    shown = (lambda v: json.dumps(v, ensure_ascii=False)[:120])
+    return f"{path.rstrip('.') or 'value'}: stored {shown(a)}, replayed {shown(b)}"
+
+
+# ---- verification ---------------------------------------------------------------------------
+
+
+def verify(
+    game: GameRecord, players: dict[str, PlayerRecord], subs: list[SubmissionRecord], events: list[EventRecord],
+    snaps: dict[int, SnapshotRecord], outbox: list[OutboxRecord],
+) -> VerifyReport:
+    """Check one game's stored rows, as :meth:`pbem.store.Store.verify` reads them:
+    ``subs`` in id order, ``events`` in seq order, ``snaps`` by step, and the ``outbox``
+    reports (not the reminders) in id order. The report lists every problem found."""
+    return _Verifier().run(game, players, subs, events, snaps, outbox)
+
+
+class _Verifier:
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def fail(self, step: int | None, text: str) -> None:
+        self.problems.append(f"step {step}: {text}" if step is not None else text)
+
+    def run(
+        self, game: GameRecord, players: dict[str, PlayerRecord], subs: list[SubmissionRecord],
+        events: list[EventRecord], snaps: dict[int, SnapshotRecord], outbox: list[OutboxRecord],
+    ) -> VerifyReport:
+        report = VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events), reports=len(outbox))
+        if header_hash(game) != game.header_hash:
+            self.fail(None, "the game's set-up (seed, options, scenario) does not match its stored hash")
+        self.check_chain(game, events)
+        for s in snaps.values():
+            if sha256_text(s.session) != s.hash:
+                self.fail(s.step, "the snapshot's hash does not match its content")
+        replayed = self.replay(game, players, subs, events, snaps)
+        self.check_reports(outbox, replayed, snaps)
+        report.problems = self.problems
+        return report
+
+    def check_chain(self, game: GameRecord, events: list[EventRecord]) -> None:
+        prev = game.header_hash
+        for i, r in enumerate(events, start=1):
+            if r.seq != i:
+                self.fail(r.step, f"event #{i} is missing (found #{r.seq})")
+                return
+            if r.prev_hash != prev:
+                self.fail(r.step, f"event #{r.seq} does not link to the event before it (the chain is broken)")
+            try:
+                ev = {"kind": r.kind, "audience": r.audience, "text": r.text, "data": json.loads(r.data)}
+            except ValueError:
+                self.fail(r.step, f"event #{r.seq} has damaged data")
+                prev = r.hash
+                continue
+            if event_hash(r.seq, r.step, ev, r.prev_hash) != r.hash:
+                self.fail(r.step, f"event #{r.seq} ({r.kind}) does not match its hash: its content was altered")
+            prev = r.hash
+
+    def replay(
+        self, game: GameRecord, players: dict[str, PlayerRecord], subs: list[SubmissionRecord],
+        events: list[EventRecord], snaps: dict[int, SnapshotRecord],
+    ) -> tuple[dict[int, str], list[Event]]:
+        session = initial_session(game)
+        first = min(snaps) if snaps else 1
+        sessions: dict[int, str] = {}
+        log: list[Event] = []
+        stored_log = [{"kind": r.kind, "audience": r.audience, "text": r.text, "data": json.loads(r.data)}
+                      for r in events]
+        if first not in snaps:
+            self.fail(first, "the starting snapshot is missing")
+            return sessions, log
+        if not self.same_state(first, session, snaps[first]):
+            return sessions, log
+        opening = events_json(session.game.events)  # events of the game's creation
+        session.game.events = []
+        for k, (a, b) in enumerate(zip(stored_log, opening)):
+            if a != b:
+                self.fail(first, f"event #{k + 1} differs from the replay: {first_difference(a, b)}")
+                return sessions, log
+        if snaps[first].last_event != len(opening):
+            self.fail(first, f"the game's creation gives {len(opening)} events; the store has {snaps[first].last_event}")
+            return sessions, log
+        log.extend(Event.from_json(e) for e in opening)
+        sessions[first] = snaps[first].session
+        digests: dict[str, int] = {}
+        deadlines = sorted((s for s in snaps.values() if s.cause == Cause.DEADLINE.value), key=lambda s: s.step)
+
+        def resolution(step: int, evs: list[Event], cause: Cause, sid: int | None) -> bool:
+            snap = snaps.get(session.step_no)
+            if snap is None:
+                self.fail(step, f"the replay resolves step {step} but no snapshot of step {session.step_no} is stored")
+                return False
+            if snap.cause != cause.value or snap.submission_id != sid:
+                self.fail(step, f"the replay resolves step {step} by {cause.value}"
+                          f"{f' #{sid}' if sid else ''}; the store says by {snap.cause}"
+                          f"{f' #{snap.submission_id}' if snap.submission_id else ''}")
+                return False
+            new = events_json(evs)
+            start = len(log)
+            stored = stored_log[start: start + len(new)]
+            for k, (a, b) in enumerate(zip(stored, new)):
+                if a != b:
+                    self.fail(step, f"event #{start + k + 1} differs from the replay: {first_difference(a, b)}")
+                    return False
+            if len(stored) != len(new) or snap.last_event != start + len(new):
+                self.fail(step, f"the replay gives {len(new)} events for this step; the store has "
+                          f"{snap.last_event - start}")
+                return False
+            log.extend(evs)
+            if not self.same_state(session.step_no, session, snap):
+                return False
+            sessions[session.step_no] = snap.session
+            return True
+
+        for row in subs:
+            while deadlines and deadlines[0].after_submission < (row.id or 0) and deadlines[0].step == session.step_no + 1:
+                step = session.step_no
+                if not resolution(step, session.resolve(deadline=True), Cause.DEADLINE, None):
+                    return sessions, log
+                deadlines.pop(0)
+            if row.verdict == Verdict.RECEIVED.value:
+                continue
+            step = session.step_no
+            out = decide(session, game.id, players, row.raw, digests)
+            where = f"submission #{row.id} ({row.side or 'unknown side'}, for step {row.step})"
+            stored_ok = row.verdict in (Verdict.ACCEPTED.value, Verdict.SUPERSEDED.value)
+            replay_ok = out.verdict is Verdict.ACCEPTED
+            if stored_ok != replay_ok or (not stored_ok and row.verdict != out.verdict.value):
+                why = f": {out.reason}" if out.reason else ""
+                if out.errors:
+                    why += " (" + "; ".join(f"line {e['line']}: {e['message']}" for e in out.errors) + ")"
+                self.fail(row.step if row.step is not None else step,
+                          f"{where} is stored as {row.verdict} but the replay makes it {out.verdict.value}{why}")
+                return sessions, log
+            stored_errors = json.loads(row.errors) if row.errors else []
+            if not replay_ok and (row.reason != out.reason or stored_errors != out.errors):
+                self.fail(row.step if row.step is not None else step,
+                          f"{where} is stored as {row.verdict} ({row.reason}) but the replay gives another reason: "
+                          f"{out.reason}")
+                return sessions, log
+            if out.digest != row.digest:
+                self.fail(step, f"{where}: its digest differs from the stored one (the bytes were altered)")
+                return sessions, log
+            if replay_ok:
+                digests[out.digest or ""] = row.id or 0
+                if row.orders != out.orders or row.applied_step != step:
+                    self.fail(step, f"{where}: the stored orders or step differ from the replay")
+                    return sessions, log
+                if out.resolved_step is not None and not resolution(step, out.events, Cause.SUBMISSION, row.id):
+                    return sessions, log
+        while deadlines and deadlines[0].step == session.step_no + 1:
+            step = session.step_no
+            if not resolution(step, session.resolve(deadline=True), Cause.DEADLINE, None):
+                return sessions, log
+            deadlines.pop(0)
+        extra = sorted(s for s in snaps if s > session.step_no)
+        if extra:
+            self.fail(extra[0], "a snapshot is stored that the replay never reaches")
+        if len(log) != len(stored_log):
+            self.fail(session.step_no, f"{len(stored_log) - len(log)} stored events that the replay never produces")
+        return sessions, log
+
+    def same_state(self, step: int, session: Session, snap: SnapshotRecord) -> bool:
+        text = canonical_json(session.to_json())
+        if text == snap.session:
+            return True
+        try:
+            where = first_difference(json.loads(snap.session), json.loads(text))
+        except ValueError:
+            where = "the stored snapshot is not JSON"
+        self.fail(step, f"the snapshot differs from the replay at {where}")
+        return False
+
+    def check_reports(self, outbox: list[OutboxRecord], replayed: tuple[dict[int, str], list[Event]],
+                      snaps: dict[int, SnapshotRecord]) -> None:
+        sessions, log = replayed
+        for row in outbox:
+            if row.step not in sessions or row.upto_event > len(log):
+                continue  # already reported: the replay stopped before this step
+            if row.body is None:
+                self.fail(row.step, f"the {row.format} report for {row.recipient} was never rendered")
+                continue
+            snap = snaps[row.step]
+            body = render_report(sessions[row.step], log, row, snap.deadline)
+            if body != row.body:
+                a, b = row.body.splitlines(), body.splitlines()
+                line = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+                self.fail(row.step, f"the {row.format} report for {row.recipient} differs from a fresh rendering "
+                          f"at line {line + 1}")

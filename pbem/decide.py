@@ -1,0 +1,272 @@
+"""The pure part of the step pipeline: deciding a submission, rendering a report.
+
+The live pipeline (:mod:`pbem.store`) and the audit (:mod:`pbem.audit`) call the
+same functions here, so a replay reaches the same verdicts, events and reports as
+the live game did, byte for byte:
+
+* :func:`decide` judges one submission's raw bytes against the adjudication state:
+  parse, authenticate, recognise a resend, check the addressing, check the orders,
+  and apply them (the state changes in place only when they are accepted);
+* :func:`render_report` renders one outbox row from a stored snapshot and the log
+  (:func:`reminder_body` and :func:`report_subject` give the rest of the mail text);
+* :func:`initial_session` rebuilds the starting state from the stored set-up, and
+  :func:`header_hash`, :func:`event_hash` and :func:`canonical_json` give the hash
+  chain its bytes; :func:`format_time` and :func:`parse_duration` and their
+  inverses are the stored formats of times and deadlines.
+
+Also here, because both modules need them: the verdicts, the causes of a resolution
+and :class:`StoreError`. :mod:`pbem.store` re-exports every name it defined before
+this module was split off. No database, no clock, no files: the rows come in as
+arguments (their table classes are in :mod:`pbem.store` and are imported here for
+type checking only, which keeps the imports free of cycles).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Sequence
+
+from pbem.caesar.board import Side
+from pbem.caesar.choices import Event
+from pbem.caesar.game import Game, new_game
+from pbem.caesar.state import Options
+from pbem.caesar.steps import Session, Settings, StepKind, SubmissionRejected, order_templates
+from pbem.envelope import authenticate, check_addressing, parse_submission, submission_digest
+from pbem.errors import EnvelopeError, PbemError
+
+if TYPE_CHECKING:  # pbem.store imports this module; the rows are only read here
+    from pbem.store import GameRecord, OutboxRecord, PlayerRecord
+
+__all__ = [
+    "MODERATOR",
+    "Cause",
+    "Outcome",
+    "StoreError",
+    "Verdict",
+    "canonical_json",
+    "decide",
+    "event_hash",
+    "events_json",
+    "format_duration",
+    "format_time",
+    "header_hash",
+    "initial_session",
+    "parse_duration",
+    "parse_time",
+    "reminder_body",
+    "render_report",
+    "report_subject",
+    "sha256_text",
+]
+
+MODERATOR = "moderator"
+_DURATION_RE = re.compile(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
+_TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+
+class StoreError(PbemError):
+    """A problem with the game folder or a game file that the user can fix."""
+
+
+class Verdict(str, Enum):
+    RECEIVED = "received"  # stored, not decided yet
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    DUPLICATE = "duplicate"  # an exact resend of an accepted submission: nothing changed
+    SUPERSEDED = "superseded"  # accepted, then replaced by a revision before the step resolved
+
+
+class Cause(str, Enum):
+    NEW = "new"
+    SUBMISSION = "submission"
+    DEADLINE = "deadline"
+
+
+# ---- canonical JSON, hashes, times ----------------------------------------------------------
+
+
+def canonical_json(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def event_hash(seq: int, step: int, ev: dict[str, Any], prev_hash: str) -> str:
+    return sha256_text(canonical_json({"seq": seq, "step": step, "event": ev, "prev": prev_hash}))
+
+
+def format_time(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime(_TIME_FORMAT)
+
+
+def parse_time(text: str) -> datetime:
+    """``2025-03-01T18:30:00Z`` (or any ISO 8601 time; naive means UTC)."""
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise StoreError(f"{text!r} is not a time; write it like 2025-03-01T18:30:00Z") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment
+
+
+def parse_duration(text: str) -> timedelta:
+    """``"72h"``, ``"3d"``, ``"1d12h"``, ``"90m"`` -> a timedelta."""
+    m = _DURATION_RE.fullmatch(text.strip())
+    if not text.strip() or m is None or not any(m.groups()):
+        raise StoreError(f"{text!r} is not a duration; write it like 72h, 3d, 1d12h or 90m")
+    d, h, mins = (int(g) if g else 0 for g in m.groups())
+    delta = timedelta(days=d, hours=h, minutes=mins)
+    if delta <= timedelta(0):
+        raise StoreError(f"the deadline {text!r} must be longer than zero")
+    return delta
+
+
+def format_duration(seconds: int) -> str:
+    d, rest = divmod(seconds, 86400)
+    h, rest = divmod(rest, 3600)
+    m = rest // 60
+    return "".join(f"{v}{u}" for v, u in ((d, "d"), (h, "h"), (m, "m")) if v) or "0m"
+
+
+def initial_session(game: GameRecord) -> Session:
+    """The adjudication state at the start, rebuilt from the stored set-up."""
+    settings = Settings.from_json(json.loads(game.settings))
+    if game.scenario:
+        return Session(Game.from_json(json.loads(game.scenario)), settings)
+    return Session(new_game(game.seed, Options.from_json(json.loads(game.options))), settings)
+
+
+def header_hash(game: GameRecord) -> str:
+    return sha256_text(canonical_json({
+        "game": game.id, "schema": game.schema_version, "seed": game.seed, "options": json.loads(game.options),
+        "settings": json.loads(game.settings), "scenario": json.loads(game.scenario) if game.scenario else None,
+    }))
+
+
+# ---- deciding one submission (pure: used live and by verify) ------------------------------
+
+
+@dataclass
+class Outcome:
+    verdict: Verdict
+    side: str | None = None
+    step: int | None = None
+    digest: str | None = None
+    reason: str = ""
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    orders: str | None = None
+    related: int | None = None
+    events: list[Event] = field(default_factory=list)
+    resolved_step: int | None = None  # the step this acceptance resolved
+
+
+def decide(
+    session: Session,
+    game_id: str,
+    players: dict[str, PlayerRecord],
+    raw: bytes,
+    accepted_digests: dict[str, int],
+) -> Outcome:
+    """Decide a submission against ``session`` (changed in place when accepted)."""
+    try:
+        sub = parse_submission(raw)
+    except EnvelopeError as exc:
+        return Outcome(Verdict.REJECTED, reason=f"cannot read the submission: {exc}")
+    env = sub.envelope
+    out = Outcome(Verdict.REJECTED, side=env.side, step=env.step, digest=submission_digest(sub))
+    player = players.get(env.side)
+    try:
+        authenticate(
+            sub,
+            public_key=player.public_key if player else None,
+            password_hash=player.password_hash if player else None,
+        )
+    except EnvelopeError as exc:
+        out.reason = str(exc)
+        return out
+    assert player is not None
+    earlier = accepted_digests.get(out.digest or "")
+    if earlier is not None:
+        out.verdict = Verdict.DUPLICATE
+        out.related = earlier
+        out.reason = f"an exact resend of submission #{earlier}; nothing changed"
+        return out
+    try:
+        check_addressing(sub, game=game_id, side=player.side, step=session.step_no)
+    except EnvelopeError as exc:
+        out.reason = str(exc)
+        return out
+    side = Side(player.side)
+    text = "\n".join(env.orders)
+    step = session.step_no
+    backup = session.to_json()
+    try:
+        session.check(side, text)
+        out.events = session.submit(side, text)
+    except SubmissionRejected as exc:
+        out.reason = f"{len(exc.errors)} error(s); nothing was applied"
+        out.errors = [{"line": e.lineno, "text": e.text, "message": e.message} for e in exc.errors]
+        return out
+    except Exception as exc:  # noqa: BLE001 - an engine bug must not stop the game's other work
+        restored = Session.from_json(backup)
+        session.__dict__.update(restored.__dict__)
+        out.reason = (f"the adjudicator failed on these orders and changed nothing (a bug; tell the "
+                      f"moderator): {type(exc).__name__}: {exc}")
+        return out
+    out.verdict = Verdict.ACCEPTED
+    out.orders = text
+    if session.step_no != step:
+        out.resolved_step = step
+    return out
+
+
+def events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
+    return [json.loads(canonical_json(e.to_json())) for e in events]
+
+
+# ---- rendering (pure) ----------------------------------------------------------------------
+
+
+def render_report(
+    session_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None
+) -> str:
+    try:
+        from pbem.caesar.views import NextStep, build_view
+        from pbem.reports import render_html, render_text
+    except ImportError as exc:  # pragma: no cover - only while the report module is missing
+        raise StoreError(f"reports cannot be rendered: {exc}; install the complete pbem package") from exc
+    session = Session.from_json(json.loads(session_json))
+    viewer = None if row.recipient == MODERATOR else Side(row.recipient)
+    step = session.step()
+    next_step = None
+    if step.kind is not StepKind.OVER:
+        next_step = NextStep(
+            number=step.number,
+            title=step.title,
+            deadline=deadline,
+            awaiting=tuple(s.value for s in step.awaiting),
+            templates=tuple(order_templates(session, viewer)) if viewer else (),
+        )
+    view = build_view(session.game, list(events[: row.upto_event]), viewer, since=row.since_event, next_step=next_step)
+    return render_html(view) if row.format == "html" else render_text(view)
+
+
+def reminder_body(game_id: str, step: int, title: str, deadline: str, side: str) -> str:
+    return (
+        f"Game {game_id}, step {step}: {title}.\n"
+        f"The step waits for your orders, {side}. The deadline is {deadline};\n"
+        "after it the published defaults are applied for you (no moves, no levies,\n"
+        "the lowest-Moves card). Your last report lists what you can send.\n"
+    )
+
+
+def report_subject(game_id: str, step: int, title: str) -> str:
+    return f"[{game_id}] step {step}: {title}"
