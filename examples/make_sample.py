@@ -47,7 +47,6 @@ from pbem.caesar.choices import (  # noqa: E402
     DecisionKind,
     EndLevies,
     EndMoves,
-    Levy,
     LevyStep,
     Move,
     NoEvent,
@@ -57,9 +56,9 @@ from pbem.caesar.game import Game, new_game  # noqa: E402
 from pbem.caesar.levy import new_block_options, step_options  # noqa: E402
 from pbem.caesar.movement import block_paths, movable_blocks  # noqa: E402
 from pbem.caesar.orders import block_display  # noqa: E402
-from pbem.caesar.winter import navis_ports, over_supply  # noqa: E402
 from pbem.caesar.state import Options  # noqa: E402
 from pbem.caesar.steps import Session, StepKind, order_templates  # noqa: E402
+from pbem.caesar.winter import navis_ports, over_supply  # noqa: E402
 from pbem.envelope import keypair_from_private_key, new_envelope, sign_envelope  # noqa: E402
 from pbem.errors import PbemError  # noqa: E402
 

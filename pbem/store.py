@@ -42,7 +42,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint, event
-from sqlmodel import Field, Session as DbSession, SQLModel, create_engine, select
+from sqlmodel import Field, SQLModel, create_engine, select
+from sqlmodel import Session as DbSession
 
 from pbem import audit
 from pbem.audit import VerifyReport
@@ -51,12 +52,29 @@ from pbem.caesar.choices import Event
 from pbem.caesar.game import Game, new_game
 from pbem.caesar.state import Options
 from pbem.caesar.steps import BattleMode, Session, Settings, StepKind
+
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
 # pbem.decide; the names defined here before the split stay importable from here.
 from pbem.decide import (  # noqa: F401 - format_duration and initial_session are only re-exported
-    MODERATOR, Cause, Outcome, StoreError, Verdict, canonical_json, decide, event_hash, events_json, format_duration,
-    format_time, header_hash, initial_session, parse_duration, parse_time, reminder_body, render_report,
-    report_subject, sha256_text,
+    MODERATOR,
+    Cause,
+    Outcome,
+    StoreError,
+    Verdict,
+    canonical_json,
+    decide,
+    event_hash,
+    events_json,
+    format_duration,
+    format_time,
+    header_hash,
+    initial_session,
+    parse_duration,
+    parse_time,
+    reminder_body,
+    render_report,
+    report_subject,
+    sha256_text,
 )
 from pbem.envelope import key_fingerprint, parse_submission
 from pbem.errors import EnvelopeError

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from pbem.caesar.board import (
-    Board,
     BlockType,
+    Board,
     Edge,
     EdgeKind,
     Side,

@@ -19,8 +19,9 @@ from collections import defaultdict
 from enum import Enum
 from typing import Any, Iterator
 
-from pbem.caesar import battle, cards, events as gods, levy, movement, winter
-from pbem.caesar.board import Board, BlockInfo, BlockType, EdgeKind, Side, default_board, short_name
+from pbem.caesar import battle, cards, levy, movement, winter
+from pbem.caesar import events as gods
+from pbem.caesar.board import BlockInfo, BlockType, Board, EdgeKind, Side, default_board, short_name
 from pbem.caesar.choices import (
     Audience,
     Choice,

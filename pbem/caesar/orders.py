@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from pbem.caesar.board import Board, BlockType, Side, _norm, block_aliases, block_id, default_board
+from pbem.caesar.board import BlockType, Board, Side, _norm, block_aliases, block_id, default_board
 from pbem.errors import AmbiguousOrderError, InvalidOrderError, PbemError, UnknownNameError
 
 

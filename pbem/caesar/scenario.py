@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from pbem.caesar import cards, movement, winter
-from pbem.caesar.board import Board, BlockType, Side, default_board
+from pbem.caesar.board import BlockType, Board, Side, default_board
 from pbem.caesar.game import Game
 from pbem.caesar.rng import Rng
 from pbem.caesar.state import (
