@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -93,3 +94,27 @@ def test_battle_plan_example_is_legal() -> None:
 def test_defaults_table_is_the_code() -> None:
     for key, text in DEFAULTS.items():
         assert f"| `{key}` | {text} |" in README
+
+
+def test_the_walkthrough_runs_as_written(tmp_path: Path) -> None:
+    """Every line of "A game by email, start to finish" works, in order, in an empty folder."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    section = README[README.index("## A game by email") :]
+    block = section[section.index("```sh\n") + 6 :]
+    block = block[: block.index("```")].replace("\\\n", " ")
+    lines = [ln.split("  #")[0].strip() for ln in block.splitlines() if ln.strip()]
+    assert len(lines) >= 10
+    exe = shutil.which("pbem")
+    prog = exe if exe else f"{sys.executable} -m pbem"
+    env = dict(os.environ, PBEM_HOME=str(tmp_path / "home"))
+    for line in lines:
+        cmd = line.replace("pbem ", f"{prog} ")
+        r = subprocess.run(cmd, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, f"{line}\n{r.stdout}\n{r.stderr}"
+    r = subprocess.run(f"{prog} status --json", shell=True, cwd=tmp_path, env=env, capture_output=True, text=True)
+    (game,) = json.loads(r.stdout)
+    assert (game["game"], game["step"], game["kind"], game["awaiting"]) == ("g1", 2, "command", ["Caesar"])
