@@ -118,3 +118,15 @@ def test_the_walkthrough_runs_as_written(tmp_path: Path) -> None:
     r = subprocess.run(f"{prog} status --json", shell=True, cwd=tmp_path, env=env, capture_output=True, text=True)
     (game,) = json.loads(r.stdout)
     assert (game["game"], game["step"], game["kind"], game["awaiting"]) == ("g1", 2, "command", ["Caesar"])
+
+
+def test_every_command_is_in_the_readme_with_an_example() -> None:
+    from pbem.cli import main
+
+    for name in main.commands:
+        head = f"### `pbem {name}`"
+        assert head in README, f"README has no section for pbem {name}"
+        section = README[README.index(head) :]
+        section = section[: section.index("\n### ", 1)] if "\n### " in section[1:] else section
+        example = section.split("```sh", 1)[-1]
+        assert re.search(rf"\bpbem\b[^\n]*\b{name}\b", example), f"no example of pbem {name} in its README section"
