@@ -40,7 +40,7 @@ sys.path.insert(0, str(HERE.parent))
 from cryptography.hazmat.primitives import serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
-from pbem.caesar.autoplay import choice_line  # noqa: E402
+from pbem.caesar.translate import order_for  # noqa: E402
 from pbem.caesar.board import BlockType, Side  # noqa: E402
 from pbem.caesar.cards import APOLLO  # noqa: E402
 from pbem.caesar.choices import (  # noqa: E402
@@ -206,7 +206,8 @@ def command_orders(g: Game, side: Side) -> list[str]:
     lines: list[str] = []
 
     def do(ch: object) -> bool:
-        line = choice_line(trial, side, ch)  # type: ignore[arg-type]
+        order = order_for(trial, side, ch)  # type: ignore[arg-type]
+        line = str(order) if order else None
         try:
             trial.apply(side, ch)  # type: ignore[arg-type]
         except PbemError:

@@ -149,3 +149,26 @@ def test_same_seed_same_game() -> None:
 
     assert run(11) == run(11)
     assert run(11) != run(12)
+
+
+@given(st.integers(0, 10_000), st.integers(0, 800))
+@settings(max_examples=40, deadline=None)
+def test_choices_written_as_orders_read_back_as_the_same_choices(seed: int, steps: int) -> None:
+    from pbem.caesar.orders import OrderLine, parse_order
+    from pbem.caesar.translate import answer_choice, command_choices, order_for
+
+    g = new_game(seed)
+    advance(g, Rng(seed), steps)
+    for d in g.pending():
+        for ch in list(g.legal(d))[:60]:
+            order = order_for(g, d.side, ch)
+            if order is None:
+                continue
+            assert parse_order(str(order), d.side) == order
+            if d.kind.value in ("moves", "levies"):
+                trial = g.copy()
+                lines = [OrderLine(1, str(order), order)]
+                got = [c for _, cs in command_choices(trial, d.side, lines, lambda ln, m: None) for c in cs]
+                assert ch in got, (ch, got)
+            elif d.kind.value in ("battle-turn", "hit", "battle-order"):
+                assert answer_choice(g, d.side, d, order) == ch

@@ -9,56 +9,10 @@ player's email.
 from __future__ import annotations
 
 from pbem.caesar.board import Side
-from pbem.caesar.choices import (
-    Choice,
-    Discard,
-    EndLevies,
-    EndMoves,
-    Jupiter,
-    Levy,
-    LevyStep,
-    MainAttack,
-    Move,
-    NoEvent,
-    Play,
-    SeaMove,
-    Surprise,
-    Vulcan,
-)
-from pbem.caesar.game import Game
-from pbem.caesar.orders import block_display
 from pbem.caesar.playout import random_choice
 from pbem.caesar.rng import Rng
 from pbem.caesar.steps import Session, StepKind, order_templates
-
-
-def choice_line(g: Game, side: Side, ch: Choice) -> str | None:
-    name = (lambda b: block_display(g.board, b, side))
-    if isinstance(ch, Discard):
-        return f"discard {ch.card}"
-    if isinstance(ch, Play):
-        return f"play {ch.card}"
-    if isinstance(ch, Move):
-        return f"move {' -> '.join(ch.path)}: {name(ch.block)}"
-    if isinstance(ch, SeaMove):
-        return f"sea {' -> '.join(ch.path)}: {name(ch.block)}"
-    if isinstance(ch, MainAttack):
-        return f"main {ch.location} from {ch.origin}"
-    if isinstance(ch, Levy):
-        return f"levy {name(ch.block)} at {ch.city}"
-    if isinstance(ch, LevyStep):
-        return f"levy step {name(ch.block)}"
-    if isinstance(ch, Jupiter):
-        return f"jupiter {ch.target}" + (": Cleopatra" if ch.cleopatra else "") + (f" -> {ch.to}" if ch.to else "")
-    if isinstance(ch, Vulcan):
-        return f"vulcan {ch.target}"
-    if isinstance(ch, NoEvent):
-        return "no event"
-    if isinstance(ch, Surprise):
-        return f"surprise {ch.location or 'none'}"
-    if isinstance(ch, (EndMoves, EndLevies)):
-        return None
-    return None
+from pbem.caesar.translate import order_for
 
 
 def random_orders(session: Session, side: Side, rng: Rng) -> str:
@@ -82,7 +36,8 @@ def random_orders(session: Session, side: Side, rng: Rng) -> str:
             if not pend or pend[0].side is not side or trial.state.command is None or trial.state.command.side is not side:
                 break
             ch = random_choice(trial, pend[0], rng)
-            line = choice_line(trial, side, ch)
+            order = order_for(trial, side, ch)
+            line = str(order) if order else None
             trial.apply(side, ch)
             if line:
                 lines.append(line)

@@ -8,15 +8,11 @@ from pbem.caesar import winter as winter_mod
 from pbem.caesar.board import Side
 from pbem.caesar.cards import APOLLO, card_sort_key
 from pbem.caesar.choices import (
-    Action,
-    BattleAction,
-    Choice,
     Decision,
     DecisionKind,
     Deploy,
-    NextBattle,
-    Regroup,
-    TakeHit,
+    Disband,
+    NavisToPort,
 )
 from pbem.caesar.game import Game
 from pbem.caesar.orders import (
@@ -24,6 +20,7 @@ from pbem.caesar.orders import (
 )
 from pbem.caesar.state import CommandStage
 from pbem.caesar.stepdefs import StepKind
+from pbem.caesar.translate import order_for
 
 if TYPE_CHECKING:
     from pbem.caesar.steps import Session
@@ -66,9 +63,9 @@ def order_templates(session: Session, side: Side) -> list[tuple[str, str]]:
     elif step.kind is StepKind.BATTLE and step.decision is not None:
         d = step.decision
         for ch in g.legal(d):
-            line = _choice_line(g, side, ch)
-            if line:
-                out.append(("answer", line))
+            order = order_for(g, side, ch)
+            if order and not isinstance(ch, (NavisToPort, Disband)):
+                out.append(("answer", str(order)))
         if d.kind is DecisionKind.REGROUP:
             out.append(("no regroup", "pass"))
     elif step.kind is StepKind.WINTER:
@@ -81,24 +78,6 @@ def order_templates(session: Session, side: Side) -> list[tuple[str, str]]:
             cands = [b for b in g.blocks_at(loc, side) if b != "Cleopatra"]
             out.append((f"{loc} is {surplus} over supply", f"winter: disband {block_display(g.board, cands[0], side)}"))
     return out
-
-
-def _choice_line(g: Game, side: Side, ch: Choice) -> str | None:
-    name = (lambda b: block_display(g.board, b, side))
-    if isinstance(ch, BattleAction):
-        if ch.action is Action.FIRE:
-            return f"fire {name(ch.block)}"
-        if ch.action is Action.PASS:
-            return f"pass {name(ch.block)}"
-        return f"retreat {name(ch.block)} -> {'sea ' if ch.by_sea else ''}{ch.to}"
-    if isinstance(ch, TakeHit):
-        return f"hit {name(ch.block)}"
-    if isinstance(ch, NextBattle):
-        return f"battles {ch.location}"
-    if isinstance(ch, Regroup):
-        loc = g.state.battle.loc if g.state.battle else "?"
-        return f"regroup {loc}: {name(ch.block)} -> {ch.to}"
-    return None
 
 
 def _command_templates(g: Game, side: Side) -> list[tuple[str, str]]:

@@ -15,6 +15,8 @@ from pbem.caesar.choices import (
     Choice,
     Decision,
     DecisionKind,
+    Disband,
+    Discard,
     EndLevies,
     EndMoves,
     Jupiter,
@@ -22,8 +24,11 @@ from pbem.caesar.choices import (
     LevyStep,
     MainAttack,
     Move,
+    NavisToPort,
     NextBattle,
     NoEvent,
+    Play,
+    Regroup,
     SeaMove,
     Surprise,
     TakeHit,
@@ -32,6 +37,7 @@ from pbem.caesar.choices import (
 from pbem.caesar.game import Game
 from pbem.caesar.orders import (
     BattlesOrder,
+    DiscardCard,
     FireOrder,
     HitOrder,
     JupiterOrder,
@@ -43,6 +49,8 @@ from pbem.caesar.orders import (
     OrderLine,
     PassBlockOrder,
     PassOrder,
+    PlayCard,
+    RegroupPlan,
     RetreatOrder,
     SeaOrder,
     StepOrder,
@@ -50,6 +58,7 @@ from pbem.caesar.orders import (
     VulcanOrder,
     WinterDisband,
     WinterNavis,
+    block_display,
     block_from_display,
 )
 from pbem.caesar.state import CommandStage
@@ -155,4 +164,55 @@ def answer_choice(g: Game, side: Side, d: Decision, o: Order) -> Choice | None:
         return TakeHit(block_from_display(g.board, o.block, side))
     if d.kind is DecisionKind.BATTLE_ORDER and isinstance(o, BattlesOrder) and o.locations:
         return NextBattle(o.locations[0])
+    return None
+
+
+def order_for(g: Game, side: Side, ch: Choice) -> Order | None:
+    """The order that says ``ch`` in the order language (None for the ends of stages, which go unsaid).
+
+    The inverse of :func:`command_choices` and :func:`answer_choice`: ``str()`` of the result is
+    the canonical line, so hints and sample games write exactly what the parser reads back.
+    """
+    def name(bid: str) -> str:
+        return block_display(g.board, bid, side)
+
+    if isinstance(ch, Discard):
+        return DiscardCard(ch.card)
+    if isinstance(ch, Play):
+        return PlayCard(ch.card)
+    if isinstance(ch, Move):
+        return MoveOrder(ch.path, (name(ch.block),))
+    if isinstance(ch, SeaMove):
+        return SeaOrder(ch.path, (name(ch.block),))
+    if isinstance(ch, MainAttack):
+        return MainOrder(ch.location, ch.origin)
+    if isinstance(ch, Levy):
+        return LevyOrder(name(ch.block), ch.city)
+    if isinstance(ch, LevyStep):
+        return StepOrder(name(ch.block))
+    if isinstance(ch, Jupiter):
+        return JupiterOrder(ch.target, ch.cleopatra, ch.to)
+    if isinstance(ch, Vulcan):
+        return VulcanOrder(ch.target)
+    if isinstance(ch, NoEvent):
+        return NoEventOrder()
+    if isinstance(ch, Surprise):
+        return SurpriseOrder(ch.location)
+    if isinstance(ch, BattleAction):
+        if ch.action is Action.FIRE:
+            return FireOrder(name(ch.block))
+        if ch.action is Action.PASS:
+            return PassBlockOrder(name(ch.block))
+        return RetreatOrder(name(ch.block), ch.to or "", ch.by_sea)
+    if isinstance(ch, TakeHit):
+        return HitOrder(name(ch.block))
+    if isinstance(ch, NextBattle):
+        return BattlesOrder((ch.location,))
+    if isinstance(ch, Regroup):
+        loc = g.state.battle.loc if g.state.battle else ""
+        return RegroupPlan(loc, (name(ch.block),), ch.to)
+    if isinstance(ch, NavisToPort):
+        return WinterNavis(name(ch.block), ch.port)
+    if isinstance(ch, Disband):
+        return WinterDisband((name(ch.block),))
     return None
