@@ -40,7 +40,6 @@ sys.path.insert(0, str(HERE.parent))
 from cryptography.hazmat.primitives import serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
-from pbem.caesar.translate import order_for  # noqa: E402
 from pbem.caesar.board import BlockType, Side  # noqa: E402
 from pbem.caesar.cards import APOLLO  # noqa: E402
 from pbem.caesar.choices import (  # noqa: E402
@@ -58,6 +57,7 @@ from pbem.caesar.movement import block_paths, movable_blocks  # noqa: E402
 from pbem.caesar.orders import block_display  # noqa: E402
 from pbem.caesar.state import Options  # noqa: E402
 from pbem.caesar.steps import Session, StepKind, order_templates  # noqa: E402
+from pbem.caesar.translate import order_for  # noqa: E402
 from pbem.caesar.winter import navis_ports, over_supply  # noqa: E402
 from pbem.envelope import keypair_from_private_key, new_envelope, sign_envelope  # noqa: E402
 from pbem.errors import PbemError  # noqa: E402
