@@ -246,7 +246,15 @@ def check_move(g: "Game", d: Decision, mv: Move) -> None:
         raise IllegalChoiceError(f"{g.label(mv.block)} is in {loc}, not {mv.path[0] if mv.path else '?'}", "6.1")
     prob = path_problem(g, side, mv.block, mv.path)
     if prob:
-        raise IllegalChoiceError(prob)
+        raise IllegalChoiceError(prob, legal=_reach_hint(g, side, mv.block, block_paths(g, side, mv.block)))
+
+
+def _reach_hint(g: "Game", side: Side, bid: str, paths: list[tuple[str, ...]]) -> str:
+    """What would be legal for ``bid`` instead: where its legal paths end (computed in the side's view)."""
+    ends = sorted({p[-1] for p in paths})
+    if not ends:
+        return f"{g.label(bid)} cannot move now"
+    return f"{g.label(bid)} can reach {', '.join(ends)}"
 
 
 def sea_move_problem(g: "Game", side: Side, bid: str, path: tuple[str, ...]) -> str | None:
@@ -298,7 +306,8 @@ def check_sea_move(g: "Game", d: Decision, mv: SeaMove) -> None:
         raise IllegalChoiceError(f"{g.label(mv.block)} is in {loc}, not {mv.path[0] if mv.path else '?'}", "6.3")
     prob = sea_move_problem(g, side, mv.block, mv.path)
     if prob:
-        raise IllegalChoiceError(prob)
+        raise IllegalChoiceError(prob, legal=_reach_hint(g, side, mv.block, sea_paths(g, side, mv.block)).replace(
+            "can reach", "can reach by sea").replace("cannot move now", "has no amphibious move now"))
 
 
 def check_main(g: "Game", d: Decision, ch: MainAttack) -> None:
