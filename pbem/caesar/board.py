@@ -486,10 +486,14 @@ class Board:
     def seas(self) -> list[str]:
         return [n for n, s in self.spaces.items() if s.is_sea]
 
+    @cached_property
+    def _card_index(self) -> Mapping[str, CardInfo]:
+        return {c.name.lower(): c for c in self.cards}
+
     def card(self, name: str) -> CardInfo:
-        for c in self.cards:
-            if c.name.lower() == name.strip().lower():
-                return c
+        found = self._card_index.get(name.strip().lower())
+        if found is not None:
+            return found
         raise UnknownNameError("card", name, self._suggest(name, sorted({c.name for c in self.cards})))
 
     # ---- names as players write them ----------------------------------

@@ -16,7 +16,6 @@ untouched: every rule module checks completely before it mutates.
 from __future__ import annotations
 
 from collections import defaultdict
-from enum import Enum
 from typing import Any, Iterator
 
 from pbem.caesar import battle, cards, levy, movement, winter
@@ -33,19 +32,12 @@ from pbem.caesar.rng import Rng
 from pbem.caesar.state import (
     BlockState,
     BlockStatus,
+    Control,
     GameState,
     Options,
     Phase,
 )
 from pbem.errors import WrongDecisionError
-
-
-class Control(str, Enum):
-    FRIENDLY = "friendly"
-    ENEMY = "enemy"
-    CONTESTED = "contested"
-    VACANT = "vacant"
-
 
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 _IDX = {Side.CAESAR: 0, Side.POMPEY: 1}

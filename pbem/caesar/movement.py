@@ -23,7 +23,7 @@ from pbem.caesar.choices import (
     Move,
     SeaMove,
 )
-from pbem.caesar.state import CommandStage, CommandState, Contest, Entry, Phase
+from pbem.caesar.state import CommandStage, CommandState, Contest, Control, Entry, Phase
 from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 
 LAND_EVENTS = {"Mars", "Mercury", "Pluto"}
 TARGET_EVENTS = {"Jupiter", "Vulcan"}
+
+
+_HOSTILE = frozenset({Control.ENEMY, Control.CONTESTED})
+_OPEN = frozenset({Control.FRIENDLY, Control.VACANT})
 
 
 def road_key(side: Side, a: str, b: str) -> str:
@@ -186,7 +190,7 @@ def path_problem(g: "Game", side: Side, bid: str, path: tuple[str, ...]) -> str 
     steps = len(path) - 1
     dest = path[-1]
     dest_ctl = g.control(dest, side)
-    attacking = dest_ctl.value in ("enemy", "contested")
+    attacking = dest_ctl in _HOSTILE
     if info.is_navis:
         for a, b in zip(path, path[1:]):
             e = board.edge_between(a, b)
@@ -214,7 +218,7 @@ def path_problem(g: "Game", side: Side, bid: str, path: tuple[str, ...]) -> str 
             )
     for mid in path[1:-1]:
         ctl = g.control(mid, side)
-        if ctl.value in ("enemy", "contested"):
+        if ctl in _HOSTILE:
             return f"{mid} is {ctl.value}: a block entering it must stop there (2.2, M2)"
     if not info.is_navis:
         pluto = c.event == "Pluto"
@@ -293,7 +297,7 @@ def sea_move_problem(g: "Game", side: Side, bid: str, path: tuple[str, ...]) -> 
         if e is None or e.kind is not EdgeKind.SEA:
             return f"{a} and {b} are not adjacent by sea (6.3)"
     ctl = g.control(dest, side)
-    if ctl.value in ("enemy", "contested"):
+    if ctl in _HOSTILE:
         return f"{dest} is {ctl.value}: amphibious moves never go to Enemy or Contested ports (6.3)"
     return _pin_problem(g, side, origin, path[1])
 
@@ -342,7 +346,7 @@ def _enter(g: "Game", side: Side, bid: str, frm: str, dest: str) -> None:
     before = g.control(dest, side)
     g.place(bid, dest)
     st.moved.add(bid)
-    if before.value in ("enemy", "contested"):
+    if before in _HOSTILE:
         contest = st.contests.get(dest)
         if contest is None:
             contest = Contest(attacker=side)
@@ -473,7 +477,7 @@ def block_paths(g: "Game", side: Side, bid: str) -> list[tuple[str, ...]]:
             if path_problem(g, side, bid, q) is None:
                 out.append(q)
             ctl = g.control(n, side)
-            if len(q) - 1 < max_steps and ctl.value in ("friendly", "vacant"):
+            if len(q) - 1 < max_steps and ctl in _OPEN:
                 stack.append(q)
     return sorted(out)
 
@@ -491,7 +495,7 @@ def sea_paths(g: "Game", side: Side, bid: str) -> list[tuple[str, ...]]:
     if not board.spaces[origin].is_port:
         return []
     out: list[tuple[str, ...]] = []
-    stack: list[tuple[str, ...]] = [(origin, s) for s in board.seas_of(origin) if g.control(s, side).value == "friendly"]
+    stack: list[tuple[str, ...]] = [(origin, s) for s in board.seas_of(origin) if g.control(s, side) is Control.FRIENDLY]
     while stack:
         p = stack.pop()
         sea = p[-1]
@@ -500,7 +504,7 @@ def sea_paths(g: "Game", side: Side, bid: str) -> list[tuple[str, ...]]:
             if port != origin and sea_move_problem(g, side, bid, q) is None:
                 out.append(q)
         for s in board.seas_of(sea):
-            if s not in p and g.control(s, side).value == "friendly":
+            if s not in p and g.control(s, side) is Control.FRIENDLY:
                 stack.append(p + (s,))
     return sorted(out)
 

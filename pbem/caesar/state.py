@@ -36,6 +36,15 @@ class Phase(str, Enum):
     OVER = "over"
 
 
+class Control(str, Enum):
+    """A location from one side's point of view (4.21)."""
+
+    FRIENDLY = "friendly"
+    ENEMY = "enemy"
+    CONTESTED = "contested"
+    VACANT = "vacant"
+
+
 class BlockStatus(str, Enum):
     MAP = "map"
     POOL = "pool"  # in the levy pool, available
