@@ -172,9 +172,13 @@ def new(
         if tournament or free_deployment or seed is not None:
             raise click.UsageError("with --scenario the seed and options come from the scenario file; "
                                    "drop --seed, --tournament and --free-deployment")
-        from pbem.caesar.scenario import load_scenario
+        from pbem.caesar.scenario import scenario_from_text
 
-        game = load_scenario(scenario)
+        try:
+            text = Path(scenario).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.ClickException(f"cannot read the scenario file {scenario}: {exc}") from None
+        game = scenario_from_text(text, str(scenario))
     if seed is None:
         seed = secrets.randbelow(2**31)
     setup = GameSetup(

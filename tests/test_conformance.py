@@ -513,18 +513,13 @@ def test_scenario_reports_every_problem() -> None:
         assert problem in text, f"not reported: {problem}\n{text}"
 
 
-def test_load_scenario_files(tmp_path: Path) -> None:
-    from pbem.caesar.scenario import load_scenario
+def test_scenario_documents() -> None:
+    from pbem.caesar.scenario import scenario_from_text
     from pbem.errors import PositionFormatError
 
-    spec_file = tmp_path / "spec.json"
-    spec_file.write_text(json.dumps(EXAMPLE_SPEC), encoding="utf-8")
-    g = load_scenario(spec_file)
-    doc_file = tmp_path / "position.json"
-    doc_file.write_text(json.dumps(g.to_json()), encoding="utf-8")
-    assert load_scenario(doc_file).to_json() == g.to_json()
-    (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
-    with pytest.raises(PositionFormatError):
-        load_scenario(tmp_path / "bad.json")
-    with pytest.raises(PositionFormatError):
-        load_scenario(tmp_path / "missing.json")
+    g = scenario_from_text(json.dumps(EXAMPLE_SPEC))
+    assert scenario_from_text(json.dumps(g.to_json())).to_json() == g.to_json()
+    with pytest.raises(PositionFormatError, match="bad.json is not JSON"):
+        scenario_from_text("{not json", "bad.json")
+    with pytest.raises(PositionFormatError, match="expected an object"):
+        scenario_from_text("[1, 2]")

@@ -30,10 +30,10 @@ A spec is a mapping (usually read from JSON)::
 * ``"phase": "winter"``: start the Winter turn at once (the Year's five turns are over).
 
 Every problem in a spec is reported at once in one :class:`PositionFormatError`.
-:func:`load_scenario` also accepts a full position document (``"format":
+:func:`scenario_from_text` also accepts a full position document (``"format":
 "pbem-caesar-position"``).
 
-Pure apart from :func:`load_scenario`, which reads the one file it is given.
+Pure: the caller reads the file.
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from pathlib import Path
 from typing import Any, Mapping
 
 from pbem.caesar import cards, movement, winter
@@ -72,17 +71,18 @@ def build_game(spec: Mapping[str, Any], board: Board | None = None) -> Game:
     return _Builder(spec, board or default_board()).build()
 
 
-def load_scenario(path: str | Path, board: Board | None = None) -> Game:
-    """A game from a JSON file holding either a full position document or a compact spec."""
-    p = Path(path)
+def scenario_from_text(text: str, name: str = "the scenario", board: Board | None = None) -> Game:
+    """A game from JSON text holding either a full position document or a compact spec.
+
+    ``name`` (a file name, say) only words the error messages; reading the file is the caller's job,
+    so this module stays free of I/O.
+    """
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PositionFormatError(f"cannot read {p}: {exc.strerror or exc}") from exc
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise PositionFormatError(f"{p} is not JSON: {exc}") from exc
+        raise PositionFormatError(f"{name} is not JSON: {exc}") from exc
     if not isinstance(data, dict):
-        raise PositionFormatError(f"{p} holds a JSON {type(data).__name__}; expected an object")
+        raise PositionFormatError(f"{name} holds a JSON {type(data).__name__}; expected an object")
     if data.get("format") == POSITION_FORMAT:
         return Game.from_json(data, board)
     return build_game(data, board)
