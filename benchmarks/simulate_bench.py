@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     options = Options(tournament=args.tournament)
     try:
-        report = _checked(args.games, args.seed, options) if args.check else simulate(args.games, args.seed, options)
+        report = _checked(args.games, args.seed, options) if args.check else simulate(args.games, args.seed, options, clock=time.perf_counter)
     except PlayoutError as exc:
         print(f"FAILED: {exc}", file=sys.stderr)
         return 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 import sys
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -527,7 +528,7 @@ def simulate(n: int, seed: int, tournament: bool, free_deployment: bool, as_json
 
     options = Options(free_deployment=free_deployment, tournament=tournament)
     try:
-        rep = run(n, seed, options)
+        rep = run(n, seed, options, clock=time.perf_counter)
     except PlayoutError as exc:
         trail = exc.trail
         if not trail:  # played without a trail for speed: replay that game to get one
