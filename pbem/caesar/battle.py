@@ -27,7 +27,7 @@ from pbem.caesar.choices import (
     TakeHit,
 )
 from pbem.caesar.movement import road_key
-from pbem.caesar.state import BattleStage, BattleState, Phase
+from pbem.caesar.state import BattleStage, BattleState, Control, Phase
 from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def remaining(g: "Game") -> list[str]:
 def start_battle(g: "Game", loc: str) -> None:
     st = g.state
     contest = st.contests[loc]
-    if g.control(loc, Side.CAESAR).value != "contested":
+    if g.control(loc, Side.CAESAR) is not Control.CONTESTED:
         del st.contests[loc]
         return
     attacker = contest.attacker
@@ -337,8 +337,8 @@ def retreat_options(g: "Game", bid: str) -> list[BattleAction]:
     enemy_origins = set(contest.origins(side.enemy)) if contest else set()
     out: list[BattleAction] = []
 
-    def ctl(x: str) -> str:
-        return g.control(x, side).value
+    def ctl(x: str) -> Control:
+        return g.control(x, side)
 
     if g.info(bid).is_navis:
         came = {e.frm for e in contest.entries if e.block == bid} if contest else set()
@@ -348,18 +348,18 @@ def retreat_options(g: "Game", bid: str) -> list[BattleAction]:
         else:
             seas, ports = board.seas_of(loc), ()
         for s in seas:
-            if ctl(s) == "friendly" or (ctl(s) == "vacant" and (s in came if attacking else s not in enemy_origins)):
+            if ctl(s) is Control.FRIENDLY or (ctl(s) is Control.VACANT and (s in came if attacking else s not in enemy_origins)):
                 dests.add(s)
         for p in ports:
-            if ctl(p) == "friendly" or (attacking and p in came and ctl(p) == "vacant"):
+            if ctl(p) is Control.FRIENDLY or (attacking and p in came and ctl(p) is Control.VACANT):
                 dests.add(p)
         return [BattleAction(bid, Action.RETREAT, d) for d in sorted(dests)]
     for n, e in board.neighbors_by_road(loc):
         c = ctl(n)
-        if c not in ("friendly", "vacant"):
+        if c not in (Control.FRIENDLY, Control.VACANT):
             continue
         if attacking:
-            if c == "vacant" and n not in own_origins:
+            if c is Control.VACANT and n not in own_origins:
                 continue
         elif n in enemy_origins:
             continue
@@ -370,8 +370,8 @@ def retreat_options(g: "Game", bid: str) -> list[BattleAction]:
     if board.spaces[loc].is_port and bs.sea_retreats.get(side.value, 0) < 1:
         by_sea: set[str] = set()
         for s in board.seas_of(loc):
-            if ctl(s) == "friendly":
-                by_sea.update(p for p in board.ports_of(s) if p != loc and ctl(p) == "friendly")
+            if ctl(s) is Control.FRIENDLY:
+                by_sea.update(p for p in board.ports_of(s) if p != loc and ctl(p) is Control.FRIENDLY)
         out.extend(BattleAction(bid, Action.RETREAT, p, by_sea=True) for p in sorted(by_sea))
     return out
 
@@ -389,11 +389,11 @@ def regroup_options(g: "Game", side: Side) -> list[Regroup]:
         if g.info(bid).is_navis:
             dests = list(board.seas_of(loc)) + (list(board.ports_of(loc)) if board.is_sea(loc) else [])
             for d in sorted(dests):
-                if g.control(d, side).value in ("friendly", "vacant"):
+                if g.control(d, side) in (Control.FRIENDLY, Control.VACANT):
                     out.append(Regroup(bid, d))
             continue
         for n, e in board.neighbors_by_road(loc):
-            if g.control(n, side).value not in ("friendly", "vacant"):
+            if g.control(n, side) not in (Control.FRIENDLY, Control.VACANT):
                 continue
             if bs.regroup_use.get(road_key(side, loc, n), 0) + 1 > ROAD_LIMIT[e.kind]:
                 continue

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, Iterator
 
 from pbem.caesar.board import Side
 from pbem.caesar.choices import Audience, Choice, Decision, DecisionKind, Jupiter, NoEvent, Surprise, Vulcan
-from pbem.caesar.state import CommandStage, Contest
+from pbem.caesar.state import CommandStage, Contest, Control
 from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
     from pbem.caesar.game import Game
 
 
-def _is(g: "Game", loc: str, side: Side, what: str) -> bool:
-    return g.control(loc, side).value == what
+def _is(g: "Game", loc: str, side: Side, what: Control) -> bool:
+    return g.control(loc, side) is what
 
 
 def jupiter_targets(g: "Game", side: Side) -> list[str]:
@@ -27,12 +27,12 @@ def jupiter_targets(g: "Game", side: Side) -> list[str]:
     out = []
     board = g.board
     for loc in sorted(board.spaces):
-        if not _is(g, loc, side, "enemy"):
+        if not _is(g, loc, side, Control.ENEMY):
             continue
         if board.is_sea(loc):
-            if any(_is(g, p, side, "friendly") for p in board.ports_of(loc)):
+            if any(_is(g, p, side, Control.FRIENDLY) for p in board.ports_of(loc)):
                 out.append(loc)
-        elif any(_is(g, n, side, "friendly") for n, _ in board.neighbors_by_road(loc)):
+        elif any(_is(g, n, side, Control.FRIENDLY) for n, _ in board.neighbors_by_road(loc)):
             out.append(loc)
     return out
 
@@ -40,11 +40,11 @@ def jupiter_targets(g: "Game", side: Side) -> list[str]:
 def jupiter_destinations(g: "Game", side: Side, target: str) -> list[str]:
     if g.board.is_sea(target):
         return []
-    return sorted(n for n, _ in g.board.neighbors_by_road(target) if _is(g, n, side, "friendly"))
+    return sorted(n for n, _ in g.board.neighbors_by_road(target) if _is(g, n, side, Control.FRIENDLY))
 
 
 def vulcan_targets(g: "Game", side: Side) -> list[str]:
-    return sorted(loc for loc in g.board.cities() if _is(g, loc, side, "enemy"))
+    return sorted(loc for loc in g.board.cities() if _is(g, loc, side, Control.ENEMY))
 
 
 def has_target(g: "Game", side: Side, event: str) -> bool:
@@ -167,7 +167,7 @@ def _vulcan(g: "Game", side: Side, ch: Vulcan) -> None:
 
 def _contest_if_mixed(g: "Game", side: Side, loc: str) -> None:
     """Cleopatra turned against her side in place leaves a Contested city: a battle, ``side`` attacking."""
-    if g.control(loc, side).value == "contested" and loc not in g.state.contests:
+    if g.control(loc, side) is Control.CONTESTED and loc not in g.state.contests:
         g.state.contests[loc] = Contest(attacker=side)
         g.emit("attack", Audience.ALL, f"{side} attacks {loc} (Cleopatra changed sides there)", side=side.value, loc=loc)
 

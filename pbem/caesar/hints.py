@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbem.caesar import winter as winter_mod
-from pbem.caesar.board import Side
+from pbem.caesar.board import EdgeKind, Side
 from pbem.caesar.cards import APOLLO, card_sort_key
 from pbem.caesar.choices import (
     Decision,
@@ -18,7 +18,7 @@ from pbem.caesar.game import Game
 from pbem.caesar.orders import (
     block_display,
 )
-from pbem.caesar.state import CommandStage
+from pbem.caesar.state import CommandStage, Control
 from pbem.caesar.stepdefs import StepKind
 from pbem.caesar.translate import order_for
 
@@ -53,7 +53,7 @@ def order_templates(session: Session, side: Side) -> list[tuple[str, str]]:
             out.append(("order of battles", f"battles {', '.join(locs)}"))
         for loc in locs:
             mine = [block_display(g.board, b, side) for b in g.blocks_at(loc, side)]
-            near = sorted(n for n, _ in g.board.neighbors_by_road(loc) if g.control(n, side).value in ("friendly", "vacant"))
+            near = sorted(n for n, _ in g.board.neighbors_by_road(loc) if g.control(n, side) in (Control.FRIENDLY, Control.VACANT))
             if near:
                 out.append((f"retreat plan at {loc}", f"battle {loc}: retreat round 3 when weaker all -> {near[0]}"))
             if mine:
@@ -121,9 +121,9 @@ def _path_room(g: Game, side: Side, path: list[str]) -> int:
     room = 99
     for a, b in zip(path, path[1:]):
         e = g.board.edge_between(a, b)
-        if e is None or e.kind.value == "sea":
+        if e is None or e.kind is EdgeKind.SEA:
             continue
-        attacking = g.control(path[-1], side).value in ("enemy", "contested") and b == path[-1]
+        attacking = g.control(path[-1], side) in (Control.ENEMY, Control.CONTESTED) and b == path[-1]
         c = g.state.command
         limit = g.road_limit(e.kind, attacking=attacking, pluto=bool(c and c.event == "Pluto"))
         room = min(room, limit - g.state.road_use.get(road_key(side, a, b), 0))

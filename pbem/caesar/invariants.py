@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbem.caesar.board import PLUTO_LIMIT, ROAD_LIMIT, Side
-from pbem.caesar.state import LAST_YEAR, BlockStatus, Phase
+from pbem.caesar.state import LAST_YEAR, BlockStatus, Control, Phase
 
 if TYPE_CHECKING:
     from pbem.caesar.game import Game
@@ -49,7 +49,7 @@ def violations(g: "Game") -> list[str]:
     for side in Side:
         vp = 0
         for city, sp in board.spaces.items():
-            if sp.vp and g.control(city, side).value == "friendly":
+            if sp.vp and g.control(city, side) is Control.FRIENDLY:
                 vp += sp.vp
         vp += sum(1 for b, s in st.blocks.items() if s.status is BlockStatus.DEAD and board.blocks[b].side is side.enemy)
         if vp != g.vp(side):

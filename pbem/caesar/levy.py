@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from pbem.caesar.board import BlockType, Side
 from pbem.caesar.choices import Choice, Decision, DecisionKind, EndLevies, Levy, LevyStep
-from pbem.caesar.state import BlockStatus, CommandStage
+from pbem.caesar.state import BlockStatus, CommandStage, Control
 from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 
 def _friendly(g: "Game", side: Side, city: str) -> bool:
-    return not g.board.is_sea(city) and g.control(city, side).value == "friendly"
+    return not g.board.is_sea(city) and g.control(city, side) is Control.FRIENDLY
 
 
 def third_leaders(g: "Game", side: Side) -> frozenset[str]:

@@ -290,7 +290,7 @@ def sea_move_problem(g: "Game", side: Side, bid: str, path: tuple[str, ...]) -> 
         if not board.is_sea(s):
             return f"{s} is not a sea: an amphibious move crosses seas only (6.3)"
         ctl = g.control(s, side)
-        if ctl.value != "friendly":
+        if ctl is not Control.FRIENDLY:
             return f"{s} is {ctl.value}: amphibious moves cross Friendly seas only (6.3)"
     for a, b in zip(path, path[1:]):
         e = board.edge_between(a, b)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from pbem.caesar.board import BlockType, Side
 from pbem.caesar.choices import Audience, Choice, Decision, DecisionKind, Disband, EndDisband, NavisToPort
-from pbem.caesar.state import LAST_YEAR, BlockStatus, Phase, Result, WinterStage, WinterState
+from pbem.caesar.state import LAST_YEAR, BlockStatus, Control, Phase, Result, WinterStage, WinterState
 from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def _victory(g: "Game") -> bool:
         winner = max(Side, key=lambda s: vp[s])
         reason = f"{winner} has {vp[winner]} VP" + (" (10 or more)" if vp[winner] >= VICTORY_VP else f" after {st.year}")
     else:
-        rome = [s for s in Side if g.control(ROME, s).value == "friendly"]
+        rome = [s for s in Side if g.control(ROME, s) is Control.FRIENDLY]
         winner = rome[0] if rome else None
         reason = f"VP tied at {vp[Side.CAESAR]}: " + (f"{winner} holds Roma" if winner else "nobody holds Roma, a draw")
     st.result = Result(winner, reason, vp)
@@ -74,7 +74,7 @@ def _victory(g: "Game") -> bool:
 def navis_ports(g: "Game", bid: str) -> list[str]:
     b = g.state.blocks[bid]
     assert b.loc is not None
-    return [p for p in g.board.ports_of(b.loc) if g.control(p, b.side).value == "friendly"]
+    return [p for p in g.board.ports_of(b.loc) if g.control(p, b.side) is Control.FRIENDLY]
 
 
 def _navis_at_sea(g: "Game") -> list[str]:
