@@ -68,6 +68,7 @@ from pbem.mail import (
     MAX_SUBMISSION_BYTES,  # noqa: F401 - re-exported
     check_size,
     extract_body_from_email,
+    json_attachment,
     looks_like_email,
     split_lines,
 )
@@ -644,14 +645,38 @@ def parse_armor(text: str) -> SignedSubmission:
     return SignedSubmission(env, signature=signature, password=password)
 
 
+def _parse_email(data: bytes) -> SignedSubmission:
+    """The submission in an email's body; failing that, a JSON file attached to it (what
+    `pbem sign --out` wrote), unless the body holds a block that is wrong."""
+    body: str | None = None
+    try:
+        body = extract_body_from_email(data)
+        return _parse_text(body)
+    except EnvelopeError:
+        attached = json_attachment(data)
+        body_has_block = body is not None and any(
+            not line.startswith(">") and line.strip() == ARMOR_BEGIN for line in split_lines(body)
+        )
+        if attached is None or body_has_block:
+            raise
+        return parse_json_submission(attached.lstrip("\ufeff"))
+
+
+def _parse_text(text: str) -> SignedSubmission:
+    text = text.lstrip("\ufeff")
+    if text.lstrip()[:1] in ("{", "["):
+        return parse_json_submission(text)
+    return parse_armor(text)
+
+
 def parse_submission(raw: bytes | str) -> SignedSubmission:
     """Read a submission from a JSON file, a text containing the armored block, or a
-    full email message containing either."""
+    full email message containing either (in its body, or a JSON file attached)."""
     if isinstance(raw, (bytes, bytearray, memoryview)):
         data = bytes(raw)
         check_size(len(data))
         if looks_like_email(data[:2000].decode("latin-1")):
-            text = extract_body_from_email(data)
+            return _parse_email(data)
         else:
             try:
                 text = data.decode("utf-8")
@@ -663,15 +688,11 @@ def parse_submission(raw: bytes | str) -> SignedSubmission:
     elif isinstance(raw, str):
         check_size(len(raw))
         if looks_like_email(raw[:2000]):
-            text = extract_body_from_email(raw.encode("utf-8", "surrogatepass"))
-        else:
-            text = raw
+            return _parse_email(raw.encode("utf-8", "surrogatepass"))
+        text = raw
     else:
         raise EnvelopeError(f"cannot read a submission from {type(raw).__name__}")
-    text = text.lstrip("\ufeff")
-    if text.lstrip()[:1] in ("{", "["):
-        return parse_json_submission(text)
-    return parse_armor(text)
+    return _parse_text(text)
 
 
 # ------------------------------------------------------------------- verification

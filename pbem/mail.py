@@ -4,7 +4,9 @@ A submission may arrive as a whole email message (headers first, as saved from a
 program or piped from a mailbox). This module finds its text: the text/plain part,
 with the transfer encoding (quoted-printable, base64) and the charset decoded and
 RFC 3676 ``format=flowed`` soft line breaks joined; or, when there is no plain part,
-the text/html part turned into text the way a mail reader shows it. Reading the
+the text/html part turned into text the way a mail reader shows it; and a JSON file
+attached to it (:func:`json_attachment`), for players who attach what ``pbem sign``
+wrote. Feeding a whole mailbox and sending the reports is :mod:`pbem.mailbox`. Reading the
 armored block or the JSON in that text is :mod:`pbem.envelope`'s job, which also
 re-exports :func:`extract_body_from_email`.
 
@@ -28,6 +30,7 @@ __all__ = [
     "MAX_SUBMISSION_BYTES",
     "check_size",
     "extract_body_from_email",
+    "json_attachment",
     "looks_like_email",
     "split_lines",
 ]
@@ -48,6 +51,10 @@ _EMAIL_HEADER_NAMES = frozenset(
         "return-path", "delivered-to", "reply-to", "sender", "content-type",
         "content-transfer-encoding", "dkim-signature", "authentication-results",
         "in-reply-to", "references", "user-agent", "envelope-to",
+        # first lines of messages as mail servers store them in a mailbox (pbem inbox)
+        "arc-seal", "arc-message-signature", "arc-authentication-results", "received-spf",
+        "thread-topic", "thread-index", "importance", "content-language", "list-id",
+        "precedence", "auto-submitted", "bcc", "organization",
     }
 )  # fmt: skip
 _HEADER_LINE_RE = re.compile(r"([A-Za-z0-9-]+)[ \t]*:")
@@ -217,6 +224,28 @@ def check_size(size: int) -> None:
             f"the submission is {size} bytes; the limit is {MAX_SUBMISSION_BYTES} "
             "(send only the signed file or the block that `pbem sign` printed)"
         )
+
+
+def json_attachment(raw: bytes) -> str | None:
+    """The text of the first JSON file attached to a full RFC 822 message (a part typed
+    ``application/json`` or named ``*.json``, as a player attaches what ``pbem sign
+    --out`` wrote), or None when there is none. The size limit is checked first."""
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogatepass")
+    check_size(len(raw))
+    if raw.startswith(b"From "):  # mbox separator line
+        raw = raw.partition(b"\n")[2]
+    try:
+        message = BytesParser(policy=policy.default).parsebytes(raw)
+        for part in message.walk():
+            if part.is_multipart():
+                continue
+            name = str(part.get_filename() or "").strip().lower()
+            if part.get_content_type() == "application/json" or name.endswith(".json"):
+                return _part_text(part)
+    except Exception:  # noqa: BLE001 - broken MIME: no attachment can be read from it
+        return None
+    return None
 
 
 def extract_body_from_email(raw: bytes) -> str:

@@ -591,8 +591,10 @@ class Store:
         return out
 
     def outbox(self, *, recipient: str | None = None, fmt: str | None = None, kind: str | None = "report",
-               step: int | None = None) -> list[OutboxRecord]:
+               step: int | None = None, unsent: bool = False) -> list[OutboxRecord]:
         q = select(OutboxRecord).order_by(OutboxRecord.step, OutboxRecord.id)  # type: ignore[arg-type]
+        if unsent:
+            q = q.where(OutboxRecord.sent.is_(None))  # type: ignore[union-attr]
         if recipient is not None:
             q = q.where(OutboxRecord.recipient == recipient)
         if fmt is not None:
@@ -612,6 +614,19 @@ class Store:
             raise StoreError(f"game {self.game_id} has no {fmt} report for {recipient}{where}; "
                              "`pbem status` shows the steps so far")
         return rows[-1]
+
+    def mark_sent(self, ids: Sequence[int], when: str | None = None) -> int:
+        """Record outbox rows as sent (call it only after the mail server accepted them).
+        Rows already marked keep their first time. Returns how many rows were marked."""
+        marked = 0
+        with self._write() as db:
+            for oid in ids:
+                row = db.get(OutboxRecord, oid)
+                if row is not None and row.sent is None:
+                    row.sent = when or self._now()
+                    db.add(row)
+                    marked += 1
+        return marked
 
     # -- deadlines
     def tick(self, now: datetime | None = None) -> list[str]:

@@ -1,0 +1,543 @@
+"""The email transport: feed a mailbox to the games (``pbem inbox``) and deliver the
+outbox (``pbem send``). Standard library only (:mod:`mailbox`, :mod:`smtplib`).
+
+Reading a mailbox (:func:`read_inbox`): every message of an mbox file or a Maildir
+folder, in delivery order, is given exactly as stored to the game its envelope names
+(:meth:`pbem.store.Home.receive`, which stores the bytes before deciding anything).
+A message whose submission cannot be read (no armored block in the body and no JSON
+file attached) or that names a game the folder does not hold is reported with its
+From, Subject and Message-ID and left in the mailbox untouched. Each message looked
+at is remembered by the SHA-256 of its bytes in ``<home>/inbox-seen.jsonl`` (one JSON
+line per message, appended and synced as soon as it was handled), so a second run
+feeds nothing twice; in a Maildir a delivered message is also moved to ``cur`` with
+the seen flag. If the process dies between storing a submission and remembering its
+message, the next run feeds it again and the store recognises an exact resend.
+
+Sending (:func:`send_outbox`): every outbox row (reports, reminders) with a body and
+no ``sent`` time becomes one email per (game, step, kind, recipient): the text
+report as the body and the HTML report as its ``text/html`` alternative, addressed to
+that recipient's registered address and nobody else (one RCPT per message). A row is
+marked sent only after the server accepted its message, so a crash resends at most
+the message in flight (with the same Message-ID, so mail readers show it once).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import mailbox as stdlib_mailbox
+import os
+import re
+import smtplib
+import ssl
+from dataclasses import dataclass, field
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.utils import formatdate, parseaddr
+from pathlib import Path
+from typing import Any, Callable, Iterator, Protocol, Sequence
+
+from pbem.decide import MODERATOR, Verdict, format_time
+from pbem.envelope import parse_submission
+from pbem.errors import EnvelopeError, PbemError
+from pbem.store import Home, OutboxRecord, Receipt, _utcnow
+
+__all__ = [
+    "SEEN_FILE",
+    "DryRunTransport",
+    "InboxRun",
+    "MailError",
+    "MessageResult",
+    "Refused",
+    "SendResult",
+    "SmtpTransport",
+    "Transport",
+    "build_message",
+    "read_inbox",
+    "send_outbox",
+    "send_summary",
+]
+
+#: In the home folder: one JSON line per mailbox message already looked at.
+SEEN_FILE = "inbox-seen.jsonl"
+DELIVERED, NOT_DELIVERED, FAILED = "delivered", "not delivered", "error"
+# Reports go out as 7-bit text (quoted-printable or base64 where needed): any server takes them.
+_MAIL_POLICY = policy.default.clone(cte_type="7bit")
+
+
+class MailError(PbemError):
+    """A mailbox that cannot be read, a mail server that cannot be used."""
+
+
+def _printable(text: str, limit: int = 200) -> str:
+    """Header text from strangers, safe to print on a terminal (no control characters)."""
+    clean = "".join(c if c.isprintable() else "?" for c in " ".join(text.split()))
+    return clean if len(clean) <= limit else clean[: limit - 3] + "..."
+
+
+@contextlib.contextmanager
+def _exclusive(lock_file: Path, what: str) -> Iterator[None]:
+    """One ``pbem inbox`` (or ``pbem send``) at a time per home folder (POSIX advisory lock)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no lock
+        yield
+        return
+    with open(lock_file, "a+b") as f:
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise MailError(f"another `pbem {what}` is running on {lock_file.parent}; wait for it to finish") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+
+
+# ---- reading a mailbox ---------------------------------------------------------------------
+
+
+@dataclass
+class MessageResult:
+    """What happened to one mailbox message."""
+
+    digest: str  # SHA-256 of the message's bytes
+    message_id: str
+    sender: str  # the From header as written (not trusted: only shown)
+    subject: str
+    outcome: str  # delivered | not delivered | error
+    game: str | None = None
+    receipt: Receipt | None = None
+    reason: str = ""
+
+    def line(self) -> str:
+        if self.outcome == DELIVERED and self.receipt is not None:
+            r = self.receipt
+            text = f"{self.game}: {r.side}, step {r.step}: {r.verdict.value} (submission #{r.submission})"
+            if r.verdict is not Verdict.ACCEPTED and r.reason:
+                text += f": {r.reason}"
+            return text
+        what = "not delivered" if self.outcome == NOT_DELIVERED else "error, try again"
+        return (f"{what}: {self.reason} [From: {self.sender or '-'}; Subject: {self.subject or '-'}; "
+                f"Message-ID: {self.message_id or '-'}]")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"outcome": self.outcome, "message_id": self.message_id, "from": self.sender,
+                               "subject": self.subject, "digest": self.digest, "game": self.game,
+                               "reason": self.reason}
+        if self.receipt is not None:
+            out["receipt"] = self.receipt.to_json()
+        return out
+
+
+@dataclass
+class InboxRun:
+    mailbox: str
+    messages: int = 0  # in the mailbox
+    already: int = 0  # handled by an earlier run
+    results: list[MessageResult] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        out = {"messages": self.messages, "already processed": self.already}
+        for v in Verdict:
+            if v is not Verdict.RECEIVED:
+                out[v.value] = 0
+        out[NOT_DELIVERED] = out[FAILED] = 0
+        for r in self.results:
+            key = r.receipt.verdict.value if r.outcome == DELIVERED and r.receipt else r.outcome
+            out[key] = out.get(key, 0) + 1
+        return out
+
+    @property
+    def failed(self) -> bool:
+        return any(r.outcome == FAILED for r in self.results)
+
+    def summary(self) -> str:
+        c = self.counts()
+        parts = [f"{n} {k}" for k, n in c.items() if k not in ("messages", "already processed") and n]
+        return (f"{self.mailbox}: {c['messages']} messages, {c['already processed']} processed before; "
+                f"this run: {', '.join(parts) or 'nothing new'}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mailbox": self.mailbox, "counts": self.counts(), "results": [r.to_json() for r in self.results]}
+
+
+def _open_mailbox(mbox: Path | None, maildir: Path | None) -> tuple[str, stdlib_mailbox.Mailbox]:
+    if mbox is not None:
+        if not mbox.is_file():
+            raise MailError(f"no mbox file {mbox}; give the path of the mailbox file (or --maildir DIR)")
+        with open(mbox, "rb") as f:  # an unreadable file raises OSError here: exit 1
+            head = f.read(5)
+        if head and head != b"From ":
+            raise MailError(f"{mbox} is not an mbox file (it does not begin with a 'From ' line); "
+                            "for a Maildir folder use --maildir")
+        return f"mbox:{mbox}", stdlib_mailbox.mbox(str(mbox), create=False)
+    assert maildir is not None
+    if not (maildir / "cur").is_dir() or not (maildir / "new").is_dir():
+        raise MailError(f"{maildir} is not a Maildir folder (it needs the subfolders cur and new); "
+                        "for an mbox file use --mbox")
+    return f"maildir:{maildir}", stdlib_mailbox.Maildir(str(maildir), factory=None, create=False)
+
+
+def _maildir_files(root: Path, colon: str) -> dict[str, str]:
+    """Key -> file path relative to the Maildir (``new/NAME`` or ``cur/NAME:2,FLAGS``)."""
+    out = {}
+    for sub in ("new", "cur"):
+        for name in os.listdir(root / sub):
+            if not name.startswith("."):
+                out[name.split(colon)[0]] = f"{sub}/{name}"
+    return out
+
+
+def _delivery_order(key: str, rel: str, root: Path) -> tuple[float, int, str]:
+    """Maildir names start with the delivery time (``SECONDS.M<microseconds>...``)."""
+    m = re.match(r"(\d+)\.(?:M(\d+))?", key)
+    if m:
+        return float(m.group(1)), int(m.group(2) or 0), key
+    try:
+        return os.stat(root / rel).st_mtime, 0, key
+    except OSError:
+        return 0.0, 0, key
+
+
+def _mark_seen(root: Path, rel: str, colon: str) -> None:
+    """Move a Maildir message to ``cur`` with the seen flag (S), as a mail reader would."""
+    name = rel.split("/", 1)[1]
+    base, _, info = name.partition(colon)
+    flags = info[2:] if info.startswith("2,") else ""
+    if rel.startswith("cur/") and "S" in flags:
+        return
+    target = f"{base}{colon}2,{''.join(sorted(set(flags) | {'S'}))}"
+    with contextlib.suppress(OSError):  # a mail reader moved it meanwhile: it is not lost
+        os.rename(root / rel, root / "cur" / target)
+
+
+def _headers(raw: bytes) -> tuple[str, str, str]:
+    """From, Subject and Message-ID, for showing (none of them is trusted)."""
+    try:
+        h = BytesHeaderParser(policy=policy.default).parsebytes(raw)
+        sender, subject, message_id = (_printable(str(h.get(n, "") or "")) for n in ("From", "Subject", "Message-ID"))
+    except Exception:  # noqa: BLE001 - headers broken beyond reading: show nothing
+        return "", "", ""
+    return sender, subject, message_id
+
+
+def _load_seen(path: Path) -> dict[str, str]:
+    seen: dict[str, str] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                item = json.loads(line)
+                seen[str(item["digest"])] = str(item["outcome"])
+            except (ValueError, KeyError, TypeError):  # a line torn by a crash: that message is looked at again
+                continue
+    return seen
+
+
+def _remember(path: Path, record: dict[str, Any]) -> None:
+    line = (json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    with open(path, "a+b") as f:
+        if f.seek(0, os.SEEK_END):
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":  # a line torn by a crash: start a new one
+                line = b"\n" + line
+        f.write(line)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def read_inbox(home: Home, *, mbox: Path | None = None, maildir: Path | None = None, retry: bool = False,
+               on_result: Callable[[MessageResult], None] | None = None) -> InboxRun:
+    """Feed every message of the mailbox not handled before to the game it names.
+
+    ``retry``: look again at messages that could not be delivered before (their game
+    may exist now). Raises :class:`MailError` (or ``OSError``) when the mailbox cannot
+    be read; a message's own problems are results, never exceptions."""
+    if not home.path.is_dir():
+        raise MailError(f"no game folder {home.path}; create a game first (`pbem new`) or pass the right --home")
+    name, box = _open_mailbox(mbox, maildir)
+    run = InboxRun(name)
+    seen_path = home.path / SEEN_FILE
+    with _exclusive(home.path / ".pbem-inbox.lock", "inbox"):
+        try:
+            seen = _load_seen(seen_path)
+            games = set(home.games())
+            files: dict[str, str] = {}  # Maildir: key -> file
+            colon = getattr(box, "colon", ":")
+            if maildir is not None:
+                root = maildir
+                files = _maildir_files(root, colon)
+                keys: list[Any] = sorted(files, key=lambda k: _delivery_order(k, files[k], root))
+            else:
+                keys = list(box.keys())
+            run.messages = len(keys)
+            for key in keys:
+                try:
+                    raw = box.get_bytes(key)
+                except KeyError:  # removed from the Maildir while we read it
+                    continue
+                digest = hashlib.sha256(raw).hexdigest()
+                before = seen.get(digest)
+                if before is not None and not (retry and before == NOT_DELIVERED):
+                    run.already += 1
+                    if before == DELIVERED and maildir is not None and key in files:
+                        _mark_seen(maildir, files[key], colon)
+                    continue
+                result = _feed(home, games, raw, digest, name)
+                run.results.append(result)
+                if result.outcome != FAILED:
+                    _remember(seen_path, {"digest": digest, "outcome": result.outcome, "game": result.game,
+                                          "submission": result.receipt.submission if result.receipt else None,
+                                          "message_id": result.message_id, "mailbox": name,
+                                          "time": format_time(_utcnow())})
+                    seen[digest] = result.outcome
+                if result.outcome == DELIVERED and maildir is not None and key in files:
+                    _mark_seen(maildir, files[key], colon)
+                if on_result is not None:
+                    on_result(result)
+        finally:
+            box.close()
+    return run
+
+
+def _feed(home: Home, games: set[str], raw: bytes, digest: str, mailbox_name: str) -> MessageResult:
+    sender, subject, message_id = _headers(raw)
+    source = f"{mailbox_name} {message_id}".strip()  # recorded with the submission: it came by email
+    result = MessageResult(digest, message_id, sender, subject, NOT_DELIVERED)
+    try:
+        sub = parse_submission(raw)
+    except EnvelopeError as exc:
+        result.reason = f"no submission in it: {exc}"
+        return result
+    gid = sub.envelope.game
+    if gid not in games:
+        result.reason = f"it names game {gid!r}, which is not in {home.path}"
+        return result
+    result.game = gid
+    try:
+        result.receipt = home.receive(raw, source=source, game=gid)
+    except (PbemError, OSError) as exc:
+        result.outcome, result.reason = FAILED, f"game {gid}: {exc}"
+        return result
+    result.outcome = DELIVERED
+    return result
+
+
+# ---- sending the outbox ---------------------------------------------------------------------
+
+
+class Transport(Protocol):
+    def deliver(self, message: EmailMessage, to: str, name: str) -> str:
+        """Hand over one message for one address; return where it went. Raises
+        :class:`Refused` for this message, :class:`MailError` when nothing more can be sent."""
+
+    def close(self) -> None:
+        """Let go of the connection, if any."""
+
+
+class Refused(Exception):
+    """The server refused this one message (the next one may still go)."""
+
+
+class SmtpTransport:
+    """Delivery through one SMTP connection, opened at the first message."""
+
+    def __init__(self, host: str, port: int, sender: str, *, starttls: bool = False, user: str | None = None,
+                 password: str | None = None, timeout: float = 60.0) -> None:
+        self.host, self.port, self.sender = host, port, sender
+        self.starttls, self.user, self.password, self.timeout = starttls, user, password, timeout
+        self._smtp: smtplib.SMTP | None = None
+
+    def _connection(self) -> smtplib.SMTP:
+        if self._smtp is None:
+            where = f"{self.host}:{self.port}"
+            try:
+                smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+                smtp.ehlo()
+                if self.starttls:
+                    smtp.starttls(context=ssl.create_default_context())
+                    smtp.ehlo()
+                if self.user:
+                    smtp.login(self.user, self.password or "")
+            except smtplib.SMTPAuthenticationError as exc:
+                raise MailError(f"the mail server {where} refused the login of {self.user!r}: "
+                                f"{exc.smtp_code} {_text(exc.smtp_error)}; check --user and PBEM_SMTP_PASSWORD") from None
+            except (smtplib.SMTPException, OSError) as exc:
+                raise MailError(f"cannot use the mail server {where}: {exc or type(exc).__name__}; "
+                                "check --smtp HOST:PORT (and --starttls)") from None
+            self._smtp = smtp
+        return self._smtp
+
+    def deliver(self, message: EmailMessage, to: str, name: str) -> str:
+        smtp = self._connection()
+        try:
+            smtp.send_message(message, from_addr=parseaddr(self.sender)[1], to_addrs=[to])
+        except smtplib.SMTPRecipientsRefused as exc:
+            code, text = next(iter(exc.recipients.values()))
+            raise Refused(f"{code} {_text(text)}") from None
+        except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
+            raise Refused(f"{exc.smtp_code} {_text(exc.smtp_error)}") from None
+        except (smtplib.SMTPException, OSError) as exc:
+            self._smtp = None
+            raise MailError(f"the mail server {self.host}:{self.port} stopped answering: "
+                            f"{exc or type(exc).__name__}") from None
+        return f"{self.host}:{self.port}"
+
+    def close(self) -> None:
+        if self._smtp is not None:
+            with contextlib.suppress(smtplib.SMTPException, OSError):
+                self._smtp.quit()
+            self._smtp = None
+
+
+def _text(value: bytes | str) -> str:
+    return _printable(value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value))
+
+
+class DryRunTransport:
+    """Writes each message as ``DIR/<game>/<name>.eml`` instead of sending it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def deliver(self, message: EmailMessage, to: str, name: str) -> str:
+        path = self.folder / f"{name}.eml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(message.as_bytes())
+        return str(path)
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class SendResult:
+    game: str
+    step: int
+    kind: str
+    recipient: str
+    to: str
+    rows: list[int]
+    status: str  # sent | written | refused | no address | stale
+    detail: str = ""
+
+    def line(self) -> str:
+        what = f"{self.game}: step {self.step} {self.kind} for {self.recipient}"
+        if self.status == "no address":
+            return f"{what}: not sent, {self.recipient} has no email address"
+        if self.status == "stale":
+            return f"{what}: not sent, the step no longer waits for {self.recipient}"
+        if self.status == "refused":
+            return f"{what} -> {self.to}: refused by the server ({self.detail}); it stays in the outbox"
+        return f"{what} -> {self.to}: {self.status}" + (f" ({self.detail})" if self.status == "written" else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "step": self.step, "kind": self.kind, "recipient": self.recipient,
+                "to": self.to, "rows": self.rows, "status": self.status, "detail": self.detail}
+
+
+def _address(text: str) -> str:
+    """The plain address of a registered email, or '' when it is not a usable one."""
+    name, addr = parseaddr(text or "")
+    ok = "@" in addr and not any(c.isspace() or not c.isprintable() for c in addr)
+    return addr if ok else ""
+
+
+def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str) -> EmailMessage:
+    """One email from one recipient's rows of one step and kind: the text as the body,
+    the HTML as its alternative. Every row must be for the same recipient."""
+    assert rows and len({(r.step, r.kind, r.recipient) for r in rows}) == 1, "one recipient's rows only"
+    text = next((r.body for r in rows if r.format == "text"), None)
+    html = next((r.body for r in rows if r.format == "html"), None)
+    first = rows[0]
+    msg = EmailMessage(policy=_MAIL_POLICY)
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = first.subject
+    msg["Date"] = formatdate(usegmt=True)
+    # The same message gets the same id if it must be sent again after a crash.
+    key = f"{game}/{first.created}/{first.step}/{first.kind}/{first.recipient}/{sorted(r.id or 0 for r in rows)}"
+    domain = parseaddr(sender)[1].rpartition("@")[2] or "pbem.invalid"
+    msg["Message-ID"] = f"<pbem.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
+    msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies to reports
+    if text is not None:
+        msg.set_content(text)
+        if html is not None:
+            msg.add_alternative(html, subtype="html")
+    else:
+        msg.set_content(html or "", subtype="html")
+    return msg
+
+
+def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | None = None, mark: bool = True,
+                on_result: Callable[[SendResult], None] | None = None) -> tuple[list[SendResult], str]:
+    """Send every unsent outbox row with a body, game by game, step by step. Returns the
+    results and, when the transport failed and the run stopped, why ('' otherwise).
+    ``mark=False`` (a dry run) leaves every row unsent."""
+    results: list[SendResult] = []
+    if not home.path.is_dir():
+        raise MailError(f"no game folder {home.path}; pass the right --home")
+    with _exclusive(home.path / ".pbem-send.lock", "send"):
+        for gid in [game] if game else home.games():
+            with home.open(gid) as st:
+                addresses = {p.side: p.email for p in st.players()}
+                addresses[MODERATOR] = st.game().moderator_email
+                status = st.status()
+                groups: dict[tuple[int, str, str], list[OutboxRecord]] = {}
+                for row in st.outbox(kind=None, unsent=True):
+                    if row.body:
+                        groups.setdefault((row.step, row.kind, row.recipient), []).append(row)
+                for (step, kind, recipient), rows in groups.items():
+                    res = SendResult(gid, step, kind, recipient, _address(addresses.get(recipient, "")),
+                                     [r.id or 0 for r in rows], "")
+                    if kind == "reminder" and (step != status.step or recipient in status.received
+                                               or recipient not in status.awaiting):
+                        res.status = "stale"
+                    elif not res.to:
+                        res.status = "no address"
+                    else:
+                        msg = build_message(gid, rows, sender, res.to)
+                        name = f"{gid}/step-{step:03d}-{kind}-{recipient}"
+                        try:
+                            where = transport.deliver(msg, res.to, name)
+                        except Refused as exc:
+                            res.status, res.detail = "refused", str(exc)
+                        except MailError as exc:
+                            return results, str(exc)
+                        else:
+                            if mark:
+                                st.mark_sent(res.rows)
+                                res.status = "sent"
+                            else:
+                                res.status, res.detail = "written", where
+                    results.append(res)
+                    if on_result is not None:
+                        on_result(res)
+    return results, ""
+
+
+def send_summary(results: Sequence[SendResult], *, dry_run: bool = False) -> list[str]:
+    """The closing lines of ``pbem send``: recipients without an address (once per game
+    and recipient, not once per message), then the counts."""
+    lines: list[str] = []
+    missing: dict[tuple[str, str], int] = {}
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.status] = counts.get(r.status, 0) + 1
+        if r.status == "no address":
+            missing[(r.game, r.recipient)] = missing.get((r.game, r.recipient), 0) + 1
+    for (gid, who), n in missing.items():
+        where = "`pbem new --moderator-email`" if who == MODERATOR else "the player's registration"
+        lines.append(f"{gid}: {who} has no email address ({where}): {n} message(s) not sent")
+    done = counts.get("written" if dry_run else "sent", 0)
+    parts = [f"{done} message(s) {'written' if dry_run else 'sent'}"]
+    if counts.get("refused"):
+        parts.append(f"{counts['refused']} refused (they stay in the outbox)")
+    if missing:
+        parts.append(f"{counts['no address']} without an address")
+    if counts.get("stale"):
+        parts.append(f"{counts['stale']} reminder(s) no longer needed")
+    lines.append("; ".join(parts) if results else "nothing to send")
+    return lines
