@@ -75,6 +75,14 @@ def first_difference(a: Any, b: Any, path: str = "") -> str:
     return f"{path.rstrip('.') or 'value'}: stored {shown(a)}, replayed {shown(b)}"
 
 
+def _json_or_none(text: str) -> Any:
+    """A stored JSON value, or None when the stored text is damaged (it then differs from the replay)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
 # ---- verification ---------------------------------------------------------------------------
 
 
@@ -137,8 +145,8 @@ class _Verifier:
         first = min(snaps) if snaps else 1
         sessions: dict[int, str] = {}
         log: list[Event] = []
-        stored_log = [{"kind": r.kind, "audience": r.audience, "text": r.text, "data": json.loads(r.data)}
-                      for r in events]
+        stored_log = [{"kind": r.kind, "audience": r.audience, "text": r.text, "data": _json_or_none(r.data)}
+                      for r in events]  # damaged data (None) is reported by check_chain and differs below
         if first not in snaps:
             self.fail(first, "the starting snapshot is missing")
             return sessions, log
@@ -205,7 +213,7 @@ class _Verifier:
                 self.fail(row.step if row.step is not None else step,
                           f"{where} is stored as {row.verdict} but the replay makes it {out.verdict.value}{why}")
                 return sessions, log
-            stored_errors = json.loads(row.errors) if row.errors else []
+            stored_errors = _json_or_none(row.errors) if row.errors else []
             if not replay_ok and (row.reason != out.reason or stored_errors != out.errors):
                 self.fail(row.step if row.step is not None else step,
                           f"{where} is stored as {row.verdict} ({row.reason}) but the replay gives another reason: "

@@ -17,13 +17,16 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 import click
+from sqlalchemy.exc import DBAPIError
 
 from pbem import store as store_mod
 from pbem.caesar.board import Side
 from pbem.caesar.state import Options
 from pbem.caesar.steps import BattleMode, Settings
 from pbem.envelope import (
+    MAX_SUBMISSION_BYTES,
     hash_password,
+    key_fingerprint,
     load_private_key,
     new_envelope,
     password_submission,
@@ -66,7 +69,7 @@ class PbemGroup(click.Group):
             return super().invoke(ctx)
         except BrokenPipeError:
             raise  # click exits quietly when the reader (| head) goes away
-        except (PbemError, OSError) as exc:
+        except (PbemError, OSError, UnicodeDecodeError, DBAPIError) as exc:
             obj = ctx.obj
             if isinstance(obj, Context) and obj.debug:
                 raise
@@ -77,6 +80,12 @@ def _message(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         where = f" {exc.filename}" if exc.filename else ""
         return f"cannot use{where}: {exc.strerror or exc}; check the path and its permissions"
+    if isinstance(exc, UnicodeDecodeError):
+        return (f"a file is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+                "save it as UTF-8 text")
+    if isinstance(exc, DBAPIError):  # a database problem the store did not name more precisely
+        return (f"the game file cannot be used: {exc.orig}; check the file's permissions, or restore it "
+                "from a backup if it is damaged")
     return str(exc)
 
 
@@ -90,6 +99,31 @@ def game_option(required: bool = True) -> Callable[[F], F]:
 
 def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+T = TypeVar("T")
+
+
+def _each_game(home: Home, game_id: str | None, work: Callable[[Any], T], *,
+               recover: bool = True) -> tuple[list[T], dict[str, str]]:
+    """Run ``work(store)`` for one game (``--game``: its errors stop the command as usual)
+    or for every game in the folder, where a damaged or unreadable game file is reported
+    (game id -> message, also printed to stderr) and the other games are still done."""
+    if game_id:
+        with home.open(game_id, recover=recover) as st:
+            return [work(st)], {}
+    done: list[T] = []
+    failed: dict[str, str] = {}
+    for gid in home.games():
+        try:
+            with home.open(gid, recover=recover) as st:
+                done.append(work(st))
+        except (PbemError, DBAPIError) as exc:
+            if _obj().debug:
+                raise
+            failed[gid] = _message(exc)
+            click.echo(f"Error: game {gid} skipped: {failed[gid]}", err=True)
+    return done, failed
 
 
 @click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -130,7 +164,17 @@ def _player(side: Side, email: str, key: Path | None, password: str | None) -> P
             f"give {side.value} exactly one of --{side.value.lower()}-key FILE.pub or --{side.value.lower()}-password"
         )
     if key is not None:
-        return PlayerSetup(side, email, public_key=key.read_text(encoding="utf-8").strip())
+        option = f"--{side.value.lower()}-key {key}"
+        try:
+            text = key.read_text(encoding="utf-8").strip()
+        except UnicodeDecodeError:
+            raise click.ClickException(f"{option}: this file is not a public key (not text); give the one-line "
+                                       ".pub file from `pbem keygen`") from None
+        try:
+            key_fingerprint(text)
+        except PbemError as exc:
+            raise click.ClickException(f"{option}: {exc}") from None
+        return PlayerSetup(side, email, public_key=text)
     assert password is not None
     return PlayerSetup(side, email, password_hash=hash_password(password))
 
@@ -144,7 +188,7 @@ def _player(side: Side, email: str, key: Path | None, password: str | None) -> P
 @click.option("--caesar-password", help="Password mode for Caesar (stored only as a scrypt hash).")
 @click.option("--pompey-password", help="Password mode for Pompey (stored only as a scrypt hash).")
 @click.option("--moderator-email", default="", help="Where the moderator's reports go.")
-@click.option("--seed", type=int, help="The game's random seed (default: a random one, printed).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="The game's random seed (default: a random one, printed).")
 @click.option("--scenario", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Start from a custom position (a position document or a compact spec, JSON).")
 @click.option("--tournament", is_flag=True, help="Tournament rule C5: Caesar is Player 1 on the first game turn.")
 @click.option("--free-deployment", is_flag=True, help="Free deployment (5.3) as the first step.")
@@ -168,6 +212,9 @@ def new(
         _player(Side.CAESAR, caesar_email, caesar_key, caesar_password),
         _player(Side.POMPEY, pompey_email, pompey_key, pompey_password),
     )
+    if caesar_password is not None and caesar_password == pompey_password:
+        raise click.ClickException("Caesar and Pompey were given the same password; each player needs his own, "
+                                   "or either could send orders for the other")
     game = None
     if scenario is not None:
         if tournament or free_deployment or seed is not None:
@@ -217,20 +264,23 @@ def games(as_json: bool) -> None:
         pbem --home ~/club games
     """
     home = _obj().open_home()
-    rows = []
-    for gid in home.games():
-        with home.open(gid) as st:
-            s = st.status()
-            rows.append({"game": gid, "file": str(st.path), "step": s.step, "year": s.year, "turn": s.turn,
-                         "over": s.over})
+
+    def row(st: Any) -> dict[str, Any]:
+        s = st.status()
+        return {"game": st.game_id, "file": str(st.path), "step": s.step, "year": s.year, "turn": s.turn,
+                "over": s.over}
+
+    rows, failed = _each_game(home, None, row)
     if as_json:
         _echo_json(rows)
-        return
-    if not rows:
-        click.echo(f"no games in {home.path} (create one with `pbem new`)")
-    for r in rows:
-        where = "over" if r["over"] else f"step {r['step']}, {r['year']} turn {r['turn']}"
-        click.echo(f"{r['game']}  {where}  {r['file']}")
+    else:
+        if not rows and not failed:
+            click.echo(f"no games in {home.path} (create one with `pbem new`)")
+        for r in rows:
+            where = "over" if r["over"] else f"step {r['step']}, {r['year']} turn {r['turn']}"
+            click.echo(f"{r['game']}  {where}  {r['file']}")
+    if failed:
+        sys.exit(1)
 
 
 @main.command()
@@ -245,18 +295,13 @@ def status(game_id: str | None, now: str | None, as_json: bool) -> None:
         pbem status --game club-1
     """
     home = _obj().open_home()
-    ids = [game_id] if game_id else home.games()
-    when = store_mod.parse_time(now) if now else None
-    out = []
-    for gid in ids:
-        with home.open(gid) as st:
-            out.append(st.status(when))
+    when = store_mod.parse_time(now) if now is not None else None
+    out, failed = _each_game(home, game_id, lambda st: st.status(when))
     if as_json:
         _echo_json([s.to_json() for s in out])
-        return
-    if not out:
+    elif not out and not failed:
         click.echo(f"no games in {home.path} (create one with `pbem new`)")
-    for s in out:
+    for s in out if not as_json else ():
         click.echo(f"{s.game}: step {s.step}, {s.title}")
         if s.over:
             continue
@@ -267,6 +312,8 @@ def status(game_id: str | None, now: str | None, as_json: bool) -> None:
         click.echo(line)
         if s.deadline:
             click.echo(f"  deadline {s.deadline}{' (overdue: run `pbem tick`)' if s.overdue else ''}")
+    if failed:
+        sys.exit(1)
 
 
 # ---- keys and submissions ------------------------------------------------------------------
@@ -290,7 +337,7 @@ def keygen(prefix: Path) -> None:
 
 @main.command()
 @game_option()
-@click.option("--side", type=click.Choice(SIDES), required=True, help="Your side.")
+@click.option("--side", type=click.Choice(SIDES, case_sensitive=False), required=True, help="Your side.")
 @click.option("--step", type=int, required=True, help="The step the orders answer (see your report).")
 @click.option("--orders", "orders_file", type=click.File("r", encoding="utf-8"), default="-", show_default=True, help="The order lines (a file, or - for standard input).")
 @click.option("--key", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Your private key (FILE.key).")
@@ -310,7 +357,14 @@ def sign(game_id: str, side: str, step: int, orders_file: Any, key: Path | None,
     """
     if (key is None) == (password is None):
         raise click.UsageError("give exactly one of --key FILE.key or --password")
-    env = new_envelope(game_id, side, step, orders_file.read(), nonce=nonce, time=when)
+    try:
+        text = orders_file.read()
+    except UnicodeDecodeError as exc:
+        name = getattr(orders_file, "name", "-")
+        raise click.ClickException(f"--orders {'-' if name == '<stdin>' else name}: the orders are not UTF-8 text "
+                                   f"(byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); save them as "
+                                   "UTF-8 text") from None
+    env = new_envelope(game_id, side, step, text, nonce=nonce, time=when)
     if key is not None:
         sub = sign_envelope(env, load_private_key(key.read_bytes()))
     else:
@@ -366,8 +420,12 @@ def submit(file: Any, game_id: str | None, as_json: bool) -> None:
         pbem submit orders.json
         pbem submit --game club-1 - < message.eml
     """
-    raw = file.read()
+    raw = file.read(MAX_SUBMISSION_BYTES + 1)  # never more: a runaway input must not fill memory or the game file
     source = getattr(file, "name", "-")
+    if len(raw) > MAX_SUBMISSION_BYTES:
+        raise click.ClickException(f"{'standard input' if source in ('-', '<stdin>') else source} is larger than "
+                                   f"{MAX_SUBMISSION_BYTES} bytes, the limit for a submission; nothing was stored "
+                                   "(send only the signed file or the block that `pbem sign` printed)")
     receipt = _obj().open_home().receive(raw, source=str(source), game=game_id)
     if as_json:
         _echo_json(receipt.to_json())
@@ -383,7 +441,7 @@ def submit(file: Any, game_id: str | None, as_json: bool) -> None:
 
 @main.command()
 @game_option()
-@click.option("--side", type=click.Choice(VIEWERS), required=True, help="Whose report.")
+@click.option("--side", type=click.Choice(VIEWERS, case_sensitive=False), required=True, help="Whose report.")
 @click.option("--format", "fmt", type=click.Choice(store_mod.FORMATS), default="text", show_default=True)
 @click.option("--step", type=int, help="The report sent when this step opened (default: the latest).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
@@ -406,7 +464,7 @@ def report(game_id: str, side: str, fmt: str, step: int | None, out: Path | None
 
 @main.command()
 @game_option()
-@click.option("--side", type=click.Choice(VIEWERS), default=store_mod.MODERATOR, show_default=True, help="Show only what this side may see.")
+@click.option("--side", type=click.Choice(VIEWERS, case_sensitive=False), default=store_mod.MODERATOR, show_default=True, help="Show only what this side may see.")
 @json_option
 def log(game_id: str, side: str, as_json: bool) -> None:
     """Print the event log as a side may see it (everything for the moderator).
@@ -466,10 +524,15 @@ def verify(game_id: str | None, as_json: bool) -> None:
         pbem verify --game club-1
     """
     home = _obj().open_home()
-    results = []
-    for gid in [game_id] if game_id else home.games():
-        with home.open(gid) as st:
-            results.append(st.verify())
+
+    def check(st: Any) -> Any:
+        try:
+            st.recover()  # finish unfinished work first, like every command ...
+        except PbemError:
+            pass  # ... unless the file is damaged: then the audit says where
+        return st.verify()
+
+    results, failed = _each_game(home, game_id, check, recover=False)
     if as_json:
         _echo_json([{"game": r.game, "ok": r.ok, "steps": r.steps, "submissions": r.submissions,
                      "events": r.events, "reports": r.reports, "problems": r.problems} for r in results])
@@ -482,7 +545,7 @@ def verify(game_id: str | None, as_json: bool) -> None:
                 click.echo(f"{r.game}: FAILED")
                 for p in r.problems:
                     click.echo(f"  {p}")
-    if any(not r.ok for r in results):
+    if failed or any(not r.ok for r in results):
         sys.exit(1)
 
 
@@ -497,14 +560,18 @@ def tick(now: str | None, as_json: bool) -> None:
         pbem tick                      # from cron, every hour
         pbem tick --now 2025-03-04T18:30:00Z
     """
-    when = store_mod.parse_time(now) if now else datetime.now(timezone.utc).replace(microsecond=0)
-    done = _obj().open_home().tick(when)
+    when = store_mod.parse_time(now) if now is not None else datetime.now(timezone.utc).replace(microsecond=0)
+    # one damaged game file must not keep the other games' deadlines from being applied
+    ticked, failed = _each_game(_obj().open_home(), None, lambda st: (st.game_id, st.tick(when)))
+    done = dict(ticked)
     if as_json:
         _echo_json(done)
-        return
-    for gid, actions in done.items():
-        for a in actions or ["nothing to do"]:
-            click.echo(f"{gid}: {a}")
+    else:
+        for gid, actions in done.items():
+            for a in actions or ["nothing to do"]:
+                click.echo(f"{gid}: {a}")
+    if failed:
+        sys.exit(1)
 
 
 # ---- mail --------------------------------------------------------------------------------------

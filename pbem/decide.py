@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import traceback
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from enum import Enum
@@ -166,6 +167,7 @@ class Outcome:
     related: int | None = None
     events: list[Event] = field(default_factory=list)
     resolved_step: int | None = None  # the step this acceptance resolved
+    detail: str = ""  # for the moderator only (an adjudicator failure's traceback); never stored or sent
 
 
 def decide(
@@ -218,8 +220,12 @@ def decide(
     except Exception as exc:  # noqa: BLE001 - an engine bug must not stop the game's other work
         restored = Session.from_json(backup)
         session.__dict__.update(restored.__dict__)
-        out.reason = (f"the adjudicator failed on these orders and changed nothing (a bug; tell the "
-                      f"moderator): {type(exc).__name__}: {exc}")
+        # The reason goes back to the side that sent the orders: the exception's text could name
+        # hidden blocks or the other side's sealed orders, so only its type is given; the whole
+        # traceback is for the moderator (pbem.store logs it).
+        out.reason = (f"the adjudicator failed on these orders and changed nothing (a bug in pbem, not in "
+                      f"your orders; the moderator has the details): {type(exc).__name__}")
+        out.detail = traceback.format_exc()
         return out
     out.verdict = Verdict.ACCEPTED
     out.orders = text
@@ -263,8 +269,10 @@ def reminder_body(game_id: str, step: int, title: str, deadline: str, side: str)
     return (
         f"Game {game_id}, step {step}: {title}.\n"
         f"The step waits for your orders, {side}. The deadline is {deadline};\n"
-        "after it the published defaults are applied for you (no moves, no levies,\n"
-        "the lowest-Moves card). Your last report lists what you can send.\n"
+        "after it the published defaults are applied for every decision of this step\n"
+        "you have not sent (for example no moves and no levies in a command step, the\n"
+        "lowest-Moves card in a card step, your battle plans' defaults in a battle).\n"
+        "Your last report lists what you can send.\n"
     )
 
 

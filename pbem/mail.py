@@ -198,20 +198,33 @@ def _html_to_text(html: str) -> str:
     return parser.text()
 
 
+_ARMOR_MARK = "-----BEGIN PBEM ORDERS-----"  # pbem.envelope.ARMOR_BEGIN (envelope imports this module)
+
+
+def _may_hold_submission(text: str) -> bool:
+    return _ARMOR_MARK in text or text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")
+
+
 def _extract_body(raw: bytes) -> str:
     if raw.startswith(b"From "):  # mbox separator line
         raw = raw.partition(b"\n")[2]
     message = BytesParser(policy=policy.default).parsebytes(raw)
     assert isinstance(message, EmailMessage)  # guaranteed by policy.default
     part = message.get_body(preferencelist=("plain",))
+    html = message.get_body(preferencelist=("html",))
     if part is not None:
         text = _part_text(part)
         if str(part.get_param("format", "")).lower() == "flowed":
             text = _unflow(text, str(part.get_param("delsp", "")).lower() == "yes")
+        if html is not None and html is not part and not _may_hold_submission(text):
+            # multipart/alternative whose plain part lost the block (some mail programs
+            # write only a stub there): the HTML part is what the player saw and sent
+            shown = _html_to_text(_part_text(html))
+            if _ARMOR_MARK in shown:
+                return shown
         return text
-    part = message.get_body(preferencelist=("html",))
-    if part is not None:
-        return _html_to_text(_part_text(part))
+    if html is not None:
+        return _html_to_text(_part_text(html))
     raise EnvelopeError(
         "the email has no text part (text/plain or text/html); put the block that "
         "`pbem sign` printed in the message body"

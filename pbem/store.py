@@ -33,15 +33,18 @@ the time formats are pure and live in :mod:`pbem.decide`, shared by both.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint, event
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Field, SQLModel, create_engine, select
 from sqlmodel import Session as DbSession
 
@@ -77,7 +80,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_session ar
     sha256_text,
 )
 from pbem.envelope import key_fingerprint, parse_submission
-from pbem.errors import EnvelopeError
+from pbem.errors import EnvelopeError, PbemError
 
 __all__ = [
     "GameSetup",
@@ -98,6 +101,7 @@ FORMATS: tuple[str, ...] = ("text", "html")
 GENESIS = "0" * 64
 BUSY_TIMEOUT_SECONDS = 60.0
 _GAME_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_log = logging.getLogger("pbem")
 
 
 # ---- tables --------------------------------------------------------------------------
@@ -321,15 +325,18 @@ class Store:
     @contextmanager
     def _tx(self, immediate: bool) -> Iterator[DbSession]:
         self._immediate = immediate
-        with DbSession(self.engine, expire_on_commit=False) as db:
-            try:
-                yield db
-                db.commit()
-            except BaseException:
-                db.rollback()
-                raise
-            finally:
-                self._immediate = False
+        try:
+            with DbSession(self.engine, expire_on_commit=False) as db:
+                try:
+                    yield db
+                    db.commit()
+                except BaseException:
+                    db.rollback()
+                    raise
+        except DBAPIError as exc:  # a damaged, read-only or busy file: say which and what to do
+            raise _db_error(self.path, exc) from exc
+        finally:
+            self._immediate = False
 
     def _write(self) -> Any:
         return self._tx(True)
@@ -381,6 +388,8 @@ class Store:
             players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
             digests = self._accepted_digests(db)
             out = decide(session, self.game_id, players, row.raw, digests)
+            if out.detail:  # the adjudicator failed: the moderator gets the traceback, the player only the kind
+                _log.error("game %s, submission #%s: %s", self.game_id, row.id, out.detail.rstrip())
             self._store_outcome(db, row, out, snap, session)
             return True
 
@@ -476,7 +485,9 @@ class Store:
                 if row is None:
                     return done
                 snap = db.get(SnapshotRecord, row.step)
-                assert snap is not None, f"outbox row {row.id} names step {row.step} with no snapshot"
+                if snap is None:
+                    raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
+                                     "no snapshot; `pbem verify` shows what differs; restore the file from a backup")
                 row.body = render_report(snap.session, self._events(db, upto=row.upto_event), row, snap.deadline)
                 db.add(row)
             done += 1
@@ -487,7 +498,12 @@ class Store:
         snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc())).first()  # type: ignore[attr-defined]
         if snap is None:
             raise StoreError(f"{self.path} has no snapshot; the file is damaged")
-        session = Session.from_json(json.loads(snap.session))
+        try:
+            session = Session.from_json(json.loads(snap.session))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:  # hand-edited or damaged
+            raise StoreError(f"{self.path}: the stored state of step {snap.step} is damaged "
+                             f"({type(exc).__name__}: {str(exc)[:200]}); `pbem verify --game {self.game_id}` "
+                             "shows what differs; restore the file from a backup") from None
         for p in db.exec(
             select(SubmissionRecord)
             .where(SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step)
@@ -611,8 +627,11 @@ class Store:
         rows = self.outbox(recipient=recipient, fmt=fmt, step=step)
         if not rows:
             where = f" for step {step}" if step is not None else ""
-            raise StoreError(f"game {self.game_id} has no {fmt} report for {recipient}{where}; "
-                             "`pbem status` shows the steps so far")
+            steps = sorted({r.step for r in self.outbox(recipient=recipient, fmt=fmt)})
+            known = (f"there are reports for step{'s' if len(steps) > 1 else ''} {steps[0]}"
+                     + (f" to {steps[-1]}" if len(steps) > 1 else "")
+                     if steps else "`pbem status` shows the steps so far")
+            raise StoreError(f"game {self.game_id} has no {fmt} report for {recipient}{where}; {known}")
         return rows[-1]
 
     def mark_sent(self, ids: Sequence[int], when: str | None = None) -> int:
@@ -682,11 +701,47 @@ class Store:
             snaps = {s.step: s for s in db.exec(select(SnapshotRecord)).all()}
             outbox = list(db.exec(select(OutboxRecord).where(OutboxRecord.kind == "report")
                                   .order_by(OutboxRecord.id)).all())  # type: ignore[arg-type]
-        return audit.verify(game, players, subs, events, snaps, outbox)
+        try:
+            return audit.verify(game, players, subs, events, snaps, outbox)
+        except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # rows too damaged to replay
+            return VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events),
+                                reports=len(outbox),
+                                problems=[f"the game file is damaged: the replay stopped at {type(exc).__name__}: "
+                                          f"{str(exc)[:200]}"])
+
+
+_EMAIL_RE = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+")
+
+
+def _check_email(who: str, email: str) -> None:
+    """An email address (``ann@example.org``, or ``Ann <ann@example.org>``), or empty."""
+    if not email:
+        return
+    _name, address = parseaddr(email)
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in email) or not _EMAIL_RE.fullmatch(address):
+        raise StoreError(f"the email address for {who} is {email!r}; write it like ann@example.org "
+                         "(or leave it out)")
+
+
+def _db_error(path: Path, exc: DBAPIError) -> StoreError:
+    """A database error as a message that names the file and what to do about it."""
+    what = str(exc.orig or exc).strip()
+    low = what.lower()
+    if "readonly" in low or "read-only" in low or "unable to open" in low or "permission" in low:
+        return StoreError(f"cannot write {path}: {what}; check the permissions of the file and its folder")
+    if "locked" in low or "busy" in low:
+        return StoreError(f"{path} is busy ({what}): another pbem process held it for more than "
+                          f"{BUSY_TIMEOUT_SECONDS:.0f} s; try again")
+    return StoreError(f"{path} is not a readable pbem game file ({what}); restore it from a backup, "
+                      "or move it out of the game folder")
 
 
 def _event_of(r: EventRecord) -> Event:
-    return Event.from_json({"kind": r.kind, "audience": r.audience, "text": r.text, "data": json.loads(r.data)})
+    try:
+        return Event.from_json({"kind": r.kind, "audience": r.audience, "text": r.text, "data": json.loads(r.data)})
+    except (ValueError, KeyError, TypeError) as exc:  # a hand-edited or damaged row
+        raise StoreError(f"event #{r.seq} in the game file is damaged ({type(exc).__name__}: {str(exc)[:200]}); "
+                         "`pbem verify` shows what differs; restore the file from a backup") from None
 
 
 def _engine(path: Path, store: Any) -> Any:
@@ -730,7 +785,15 @@ class Home:
             known = ", ".join(self.games()) or "none"
             raise StoreError(f"no game {game_id!r} in {self.path} (games there: {known}); "
                              "create it with `pbem new` or pass the right --home")
-        return Store(f, clock=self.clock, recover=recover)
+        store = Store(f, clock=self.clock, recover=False)
+        if store.game_id != game_id:  # a copied or renamed file: its submissions would go astray
+            store.close()
+            raise StoreError(f"{f} holds game {store.game_id!r}, not {game_id!r}; a game file must be named "
+                             f"after its game: rename it to {store.game_id}{self.SUFFIX}, or move a copy "
+                             "out of the game folder")
+        if recover:
+            store.recover()
+        return store
 
     def create(self, setup: GameSetup) -> Store:
         """Create a game file: set-up, players, the first snapshot and its reports."""
@@ -746,6 +809,12 @@ class Home:
                 raise StoreError(f"{p.side.value} needs exactly one credential: a public key or a password")
             if p.public_key is not None:
                 key_fingerprint(p.public_key)  # raises a KeyFormatError saying what is wrong
+        keys = [key_fingerprint(p.public_key) for p in setup.players if p.public_key is not None]
+        if len(keys) == 2 and keys[0] == keys[1]:
+            raise StoreError("Caesar and Pompey were given the same public key; each player needs his own key "
+                             "pair (`pbem keygen`), or either could sign orders for the other")
+        for who, email in [(p.side.value, p.email) for p in setup.players] + [("the moderator", setup.moderator_email)]:
+            _check_email(who, email)
         target = self.file(gid)
         if target.exists():
             raise StoreError(f"game {gid!r} already exists ({target}); choose another id")
@@ -760,31 +829,41 @@ class Home:
             options = game0.state.options
         else:
             game0, scenario, seed, options = new_game(setup.seed, setup.options), None, setup.seed, setup.options
+        if not 0 <= seed < 2**63:  # stored as a 64-bit SQLite integer
+            raise StoreError(f"the seed {seed} is out of range; use a whole number from 0 to {2**63 - 1}")
         record = GameRecord(id=gid, seed=seed, options=canonical_json(options.to_json()),
                             settings=canonical_json(setup.settings.to_json()), scenario=scenario,
                             deadline_seconds=int(setup.deadline.total_seconds()) if setup.deadline else None,
                             moderator_email=setup.moderator_email, created=now, header_hash="")
         record.header_hash = header_hash(record)
-        engine = create_engine(f"sqlite:///{tmp}")
-        try:
-            SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in _TABLES])  # type: ignore[union-attr]
-            with DbSession(engine, expire_on_commit=False) as db:
-                db.add(record)
-                for p in setup.players:
-                    db.add(PlayerRecord(side=p.side.value, email=p.email, public_key=p.public_key,
-                                        password_hash=p.password_hash,
-                                        fingerprint=key_fingerprint(p.public_key) if p.public_key else None))
-                db.commit()
-        finally:
-            engine.dispose()
-        store = Store(tmp, clock=self.clock, recover=False)
-        try:
-            with store._write() as db:
-                created = list(game0.events)  # the opening deal and "Year begins" (a scenario has none)
-                game0.events = []
-                store._record_resolution(db, Session(game0, setup.settings), created, Cause.NEW, None, 0, self.clock())
-        finally:
-            store.close()
+        try:  # on any failure no half-made file stays behind
+            engine = create_engine(f"sqlite:///{tmp}")
+            try:
+                SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in _TABLES])  # type: ignore[union-attr]
+                with DbSession(engine, expire_on_commit=False) as db:
+                    db.add(record)
+                    for p in setup.players:
+                        db.add(PlayerRecord(side=p.side.value, email=p.email, public_key=p.public_key,
+                                            password_hash=p.password_hash,
+                                            fingerprint=key_fingerprint(p.public_key) if p.public_key else None))
+                    db.commit()
+            finally:
+                engine.dispose()
+            store = Store(tmp, clock=self.clock, recover=False)
+            try:
+                with store._write() as db:
+                    created = list(game0.events)  # the opening deal and "Year begins" (a scenario has none)
+                    game0.events = []
+                    store._record_resolution(db, Session(game0, setup.settings), created, Cause.NEW, None, 0,
+                                             self.clock())
+            finally:
+                store.close()
+        except DBAPIError as exc:
+            tmp.unlink(missing_ok=True)
+            raise _db_error(target, exc) from exc
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
         if target.exists():
             tmp.unlink(missing_ok=True)
             raise StoreError(f"game {gid!r} was created meanwhile by someone else; choose another id")
