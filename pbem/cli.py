@@ -402,6 +402,8 @@ def describe_receipt(r: Receipt) -> list[str]:
             lines.append(f"    {e['message']}")
         else:
             lines.append(f"  - {e['message']}")
+    if r.stands:
+        lines.append(f"your submission #{r.stands} for step {r.step} still stands; send corrected orders to replace it")
     return lines
 
 

@@ -243,12 +243,14 @@ class Receipt:
     next_step: int | None = None
     next_title: str = ""
     waiting_for: tuple[str, ...] = ()
+    stands: int | None = None  # rejected: the side's earlier accepted submission for the step, which still counts
 
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "submission": self.submission,
             "verdict": self.verdict.value,
+            "stands": self.stands,
             "side": self.side,
             "step": self.step,
             "reason": self.reason,
@@ -567,6 +569,12 @@ class Store:
                 raise StoreError(f"game {self.game_id} has no submission #{sid}")
             resolved = db.exec(select(SnapshotRecord).where(SnapshotRecord.submission_id == sid)).first()
             session, snap = self._session(db)
+            stands = None
+            if row.verdict == Verdict.REJECTED.value and row.errors and row.side and row.step == snap.step:
+                # orders checked and refused (so the sender is the player): his earlier orders still count
+                stands = db.exec(select(SubmissionRecord.id).where(
+                    SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.side == row.side,
+                    SubmissionRecord.applied_step == snap.step, SubmissionRecord.id < sid)).first()  # type: ignore[operator]
         step = session.step()
         waiting: tuple[str, ...] = ()
         if row.verdict == Verdict.ACCEPTED.value and resolved is None and snap.step == row.applied_step:
@@ -588,6 +596,7 @@ class Store:
             next_step=next_step,
             next_title=next_title,
             waiting_for=waiting,
+            stands=stands,
         )
 
     def submissions(self) -> list[SubmissionRecord]:

@@ -335,3 +335,20 @@ def test_an_adjudicator_failure_tells_the_side_only_its_kind(tmp_path: Path, mon
     assert secret in caplog.text  # the moderator's traceback
     with Home(home).open("g") as st:
         assert all(secret not in (row.reason or "") for row in st.submissions())
+
+
+def test_a_rejected_revision_says_the_earlier_orders_still_stand(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    keys = make_game(home, "g")
+    first = ok("--home", str(home), "submit", "-", input=signed(keys, Side.CAESAR, 1, "discard 2/1\nplay 3/2"))
+    assert first.startswith("accepted: submission #1")
+    r = run("--home", str(home), "submit", "--json", "-", input=signed(keys, Side.CAESAR, 1, "discard Jupiter"))
+    assert r.exit_code == 1 and json.loads(r.stdout)["stands"] == 1
+    out = fails(1, "--home", str(home), "submit", "-", input=signed(keys, Side.CAESAR, 1, "discard Mars"))
+    assert out.endswith("your submission #1 for step 1 still stands; send corrected orders to replace it\n")
+    # a submission that fails authentication learns nothing about the side's sealed orders
+    forged = signed({Side.CAESAR: keys[Side.POMPEY]}, Side.CAESAR, 1, "discard Mars")
+    out = fails(1, "--home", str(home), "submit", "-", input=forged)
+    assert "still stands" not in out
+    assert ok("--home", str(home), "status") == ("g: step 1, Year 705 starts: discard 1 card and play 1 card\n"
+                                                 "  waits for Pompey (Caesar: orders in)\n")
