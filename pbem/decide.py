@@ -68,6 +68,8 @@ __all__ = [
 MODERATOR = "moderator"
 _DURATION_RE = re.compile(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+_FIRST_YEAR, _LAST_YEAR = 1970, 9000  # times given on the command line (--now)
+_MAX_DEADLINE_DAYS = 366
 
 
 class StoreError(PbemError):
@@ -115,6 +117,13 @@ def parse_time(text: str) -> datetime:
         raise StoreError(f"{text!r} is not a time; write it like 2025-03-01T18:30:00Z") from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
+    try:  # deadlines are computed from it: keep it far from datetime's limits
+        in_range = _FIRST_YEAR <= moment.astimezone(timezone.utc).year <= _LAST_YEAR
+    except OverflowError:
+        in_range = False
+    if not in_range:
+        raise StoreError(f"{text!r} is out of range; give a time from the year {_FIRST_YEAR} to {_LAST_YEAR}, "
+                         "like 2025-03-01T18:30:00Z")
     return moment
 
 
@@ -124,6 +133,8 @@ def parse_duration(text: str) -> timedelta:
     if not text.strip() or m is None or not any(m.groups()):
         raise StoreError(f"{text!r} is not a duration; write it like 72h, 3d, 1d12h or 90m")
     d, h, mins = (int(g) if g else 0 for g in m.groups())
+    if d * 86400 + h * 3600 + mins * 60 > _MAX_DEADLINE_DAYS * 86400:
+        raise StoreError(f"the deadline {text!r} is too long; a step may last at most {_MAX_DEADLINE_DAYS}d")
     delta = timedelta(days=d, hours=h, minutes=mins)
     if delta <= timedelta(0):
         raise StoreError(f"the deadline {text!r} must be longer than zero")

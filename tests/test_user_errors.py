@@ -352,3 +352,19 @@ def test_a_rejected_revision_says_the_earlier_orders_still_stand(tmp_path: Path)
     assert "still stands" not in out
     assert ok("--home", str(home), "status") == ("g: step 1, Year 705 starts: discard 1 card and play 1 card\n"
                                                  "  waits for Pompey (Caesar: orders in)\n")
+
+
+def test_huge_deadlines_and_far_times_are_refused_with_a_message(keys: Path) -> None:
+    for text in ("100000000d", "99999999999999999999d", "367d"):
+        out = fails(1, *new_args("--deadline", text))
+        assert out == f"Error: the deadline {text!r} is too long; a step may last at most 366d\n"
+    assert no_game_files(keys / "home")
+    ok(*new_args("--deadline", "72h"))
+    before = (keys / "home" / "g.db").read_bytes()
+    for when in ("9999-12-31T00:00:00Z", "0001-01-01T00:00:00+01:00"):
+        for cmd in ("tick", "status"):
+            out = fails(1, "--home", "home", cmd, "--now", when)
+            assert out == (f"Error: {when!r} is out of range; give a time from the year 1970 to 9000, like "
+                           "2025-03-01T18:30:00Z\n")
+    assert (keys / "home" / "g.db").read_bytes() == before
+    assert ok("--home", "home", "tick", "--now", "2100-01-01T00:00:00Z").startswith("g: step 1 resolved")
