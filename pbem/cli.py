@@ -38,6 +38,7 @@ from pbem.store import GameSetup, Home, PlayerSetup, Receipt, StoreError, Verdic
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_HOME = "./pbem-home"
+_MAIL_LINE = 76  # order lines longer than this may be wrapped by email programs
 DEMO_GAME = "caesar-demo"
 SIDES = [s.value for s in Side]
 VIEWERS = SIDES + [store_mod.MODERATOR]
@@ -330,6 +331,8 @@ def keygen(prefix: Path) -> None:
     """
     from pbem.envelope import key_fingerprint
 
+    if prefix.suffix in (".key", ".pub") and prefix.stem:  # `pbem keygen ann.key` means ann.key and ann.pub
+        prefix = prefix.with_suffix("")
     private, public = write_keypair(prefix)
     click.echo(f"wrote {private} (private: keep it secret) and {public} (public: give it to the moderator)")
     click.echo(f"fingerprint {key_fingerprint(public.read_text(encoding='utf-8').strip())}")
@@ -371,6 +374,17 @@ def sign(game_id: str, side: str, step: int, orders_file: Any, key: Path | None,
         assert password is not None
         sub = password_submission(env, password)
     text = sub.to_armor() if armor else sub.to_json()
+    long = [n for n, line in enumerate(env.orders, 1) if len(line) > _MAIL_LINE]
+    if armor and long:  # a wrapped order line no longer matches the signature
+        click.echo(f"warning: order line{'s' if len(long) > 1 else ''} {', '.join(map(str, long))} "
+                   f"{'are' if len(long) > 1 else 'is'} longer than {_MAIL_LINE} characters; some email programs "
+                   "wrap long lines, which breaks the signature: use short names (L8, Eq1) or send the JSON file "
+                   "(pbem sign without --armor) as an attachment",
+                   err=True)
+    size = len(text.encode("utf-8"))
+    if size > MAX_SUBMISSION_BYTES:  # `pbem submit` would refuse it: say so now, not after it was mailed
+        raise click.ClickException(f"the signed orders would be {size} bytes, over the limit of "
+                                   f"{MAX_SUBMISSION_BYTES} for a submission; send fewer or shorter order lines")
     if out is not None:
         out.write_text(text, encoding="utf-8")
         click.echo(f"wrote {out}", err=True)

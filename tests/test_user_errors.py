@@ -169,6 +169,16 @@ def test_an_oversized_submission_is_refused_without_storing_it(keys: Path) -> No
         assert st.submissions() == []
 
 
+def test_sign_refuses_orders_that_submit_would_refuse_as_too_large(keys: Path) -> None:
+    lines = "move Genua -> Roma: Legio 8\n" * 40000
+    out = fails(1, "sign", "--game", "g", "--side", "Caesar", "--step", "1", "--key", "ann.key", "--out", "o.json",
+                input=lines)
+    assert out.startswith("Error: the signed orders would be ")
+    assert out.endswith(f"bytes, over the limit of {MAX_SUBMISSION_BYTES} for a submission; send fewer or shorter "
+                        "order lines\n")
+    assert not Path("o.json").exists()
+
+
 def test_the_html_part_is_read_when_the_plain_part_lost_the_block(keys: Path) -> None:
     ok(*new_args())
     armor = ok("sign", "--game", "g", "--side", "Caesar", "--step", "1", "--key", "ann.key", "--armor",
@@ -368,3 +378,23 @@ def test_huge_deadlines_and_far_times_are_refused_with_a_message(keys: Path) -> 
                            "2025-03-01T18:30:00Z\n")
     assert (keys / "home" / "g.db").read_bytes() == before
     assert ok("--home", "home", "tick", "--now", "2100-01-01T00:00:00Z").startswith("g: step 1 resolved")
+
+
+def test_keygen_with_a_key_file_name_writes_that_pair(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert ok("keygen", "ann.key").startswith("wrote ann.key (private: keep it secret) and ann.pub (public: ")
+    assert ok("keygen", "bob.pub").startswith("wrote bob.key (private: keep it secret) and bob.pub (public: ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ann.key", "ann.pub", "bob.key", "bob.pub"]
+    assert fails(1, "keygen", "ann.pub").startswith("Error: ann.key already exists; refusing to overwrite")
+
+
+def test_sign_armor_warns_about_lines_an_email_program_may_wrap(keys: Path) -> None:
+    long_move = "move Genua -> Roma: Legio 8, Legio 12, Antonius, Legio 13, Legio 14, Legio 16, Legio 7"
+    r = run("sign", "--game", "g", "--side", "Caesar", "--step", "1", "--key", "ann.key", "--armor",
+            input=f"{long_move}\nlevy Legio 17\n")
+    assert r.exit_code == 0 and "-----BEGIN PBEM ORDERS-----" in r.stdout
+    assert r.stderr == ("warning: order line 1 is longer than 76 characters; some email programs wrap long lines, "
+                        "which breaks the signature: use short names (L8, Eq1) or send the JSON file (pbem sign "
+                        "without --armor) as an attachment\n")
+    r = run("sign", "--game", "g", "--side", "Caesar", "--step", "1", "--key", "ann.key", input=long_move)
+    assert r.exit_code == 0 and r.stderr == ""  # a JSON file is not wrapped
