@@ -873,10 +873,19 @@ class Home:
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
-        if target.exists():
+        meanwhile = StoreError(f"game {gid!r} was created meanwhile by someone else; choose another id")
+        try:  # a hard link never replaces an existing file: two `pbem new` for one id cannot both win
+            os.link(tmp, target)
+        except FileExistsError:
             tmp.unlink(missing_ok=True)
-            raise StoreError(f"game {gid!r} was created meanwhile by someone else; choose another id")
-        os.replace(tmp, target)
+            raise meanwhile from None
+        except OSError:  # a file system without hard links
+            if target.exists():
+                tmp.unlink(missing_ok=True)
+                raise meanwhile from None
+            os.replace(tmp, target)
+        else:
+            tmp.unlink(missing_ok=True)
         return Store(target, clock=self.clock)
 
     def route(self, raw: bytes) -> str:

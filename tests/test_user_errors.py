@@ -398,3 +398,24 @@ def test_sign_armor_warns_about_lines_an_email_program_may_wrap(keys: Path) -> N
                         "without --armor) as an attachment\n")
     r = run("sign", "--game", "g", "--side", "Caesar", "--step", "1", "--key", "ann.key", input=long_move)
     assert r.exit_code == 0 and r.stderr == ""  # a JSON file is not wrapped
+
+
+def test_a_game_created_meanwhile_by_another_process_is_never_overwritten(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    home = Home(tmp_path)
+    players = tuple(PlayerSetup(s, password_hash=f"scrypt$placeholder{s.value}") for s in Side)
+    target = home.file("g")
+    record = store_mod.Store._record_resolution
+
+    def other_process_wins(self: Any, *a: Any, **k: Any) -> None:
+        record(self, *a, **k)
+        if self.path != target and not target.exists():
+            target.write_bytes(b"the other process's game")  # created after our check, before our rename
+
+    monkeypatch.setattr(store_mod.Store, "_record_resolution", other_process_wins)
+    exists = Path.exists
+    monkeypatch.setattr(Path, "exists", lambda p: False if p == target else exists(p))  # our check came too early
+    with pytest.raises(StoreError, match="was created meanwhile by someone else; choose another id"):
+        home.create(GameSetup("g", players, seed=1))
+    assert target.read_bytes() == b"the other process's game"
+    assert [p.name for p in tmp_path.iterdir()] == ["g.db"]  # no temporary file left
