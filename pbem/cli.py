@@ -491,6 +491,10 @@ def log(game_id: str, side: str, as_json: bool) -> None:
     """
     with _obj().open_home().open(game_id) as st:
         rows = st.events(side)
+    if side.lower() != "moderator":
+        # a side's log is numbered in its own view: gaps in the game's numbering would count
+        # the events that were private to the other side (a default applied to him, his deal)
+        rows = [(n, step, ev) for n, (_, step, ev) in enumerate(rows, start=1)]
     if as_json:
         _echo_json([{"seq": seq, "step": step, **ev.to_json()} for seq, step, ev in rows])
         return

@@ -109,7 +109,9 @@ def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: py
     full_log = ok(*home, "log", "--game", "g1")
     assert "Caesar discards 2/1" in full_log and "Caesar discards 2/1" not in pompey_log
     assert pompey_log.splitlines()[0] == "#1 step 0 [all] year: Year 705 begins: six cards dealt to each side"
-    assert pompey_log.splitlines()[1].startswith("#3 step 0 [Pompey] deal: Pompey is dealt: ")
+    assert pompey_log.splitlines()[1].startswith("#2 step 0 [Pompey] deal: Pompey is dealt: ")
+    numbers = [int(line.split()[0][1:]) for line in pompey_log.splitlines()]
+    assert numbers == list(range(1, len(numbers) + 1)), "a side's log has no gaps that count hidden events"
     position = json.loads(ok(*home, "state", "--game", "g1", "--json"))
     assert Game.from_json(position).state.turn == 1
     assert ok(*home, "state", "--game", "g1").startswith("g1: year 705, turn 1, phase command, step 2\n")
