@@ -116,6 +116,10 @@ def test_names_as_players_write_them() -> None:
     assert o == O.MoveOrder(("Roma", "Neapolis"), ("Legio 8", "Legio 12", "Antonius"))
     assert parse_order("levy aux 1 at Massila", Side.CAESAR) == O.LevyOrder("Auxilia 1", "Massilia")
     assert parse_order("winter: navis N2 -> athens", Side.POMPEY) == O.WinterNavis("Navis 2", "Athenae")
+    # legions are often written with Roman numerals
+    assert parse_order("move Ravenna -> Roma: Legio XIII, leg xii", Side.CAESAR) == O.MoveOrder(
+        ("Ravenna", "Roma"), ("Legio 13", "Legio 12")
+    )
     # a defector keeps its origin in its name
     assert parse_order("levy step Pompey Eq 1", Side.CAESAR) == O.StepOrder("Pompey Equitatus 1")
 

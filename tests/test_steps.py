@@ -210,3 +210,20 @@ def test_deadline_applies_defaults_for_missing_sides() -> None:
     assert any("deadline passed without orders from Pompey" in t for t in texts)
     assert any("Pompey discards" in t and "(default)" in t for t in texts)
     assert s.step().kind is StepKind.COMMAND
+
+
+def test_messages_about_blocks_that_are_not_yours_use_names_and_public_facts() -> None:
+    s = Session(new_game(42))
+    h = s.game.state.hands
+    for side in (C, P):
+        cmd = sorted(c for c in h[side] if "/" in c)[-1]
+        other = next(c for c in h[side] if c != cmd)
+        s.submit(side, f"discard {other}\nplay {cmd}\n")
+    with pytest.raises(SubmissionRejected) as exc:
+        s.submit(C, "move Neapolis -> Roma: Legio 1\nmove Genua -> Roma: Legio 17\nlevy Legio 17\njupiter Roma\n")
+    msgs = [e.message for e in exc.value.errors]
+    assert msgs[0].startswith("Legio 1 is a Pompey block, not one of yours")
+    assert msgs[1].startswith("Legio 17 is in your levy pool, not on the map")
+    assert "new blocks you can raise now: " in msgs[2]
+    assert msgs[3].startswith("'jupiter' is the order of the Jupiter event; your card is")
+    assert not any(":" in m.split(" ")[0] for m in msgs), "no internal block ids like 'Caesar:Legio 8'"

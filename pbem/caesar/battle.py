@@ -439,6 +439,8 @@ def check_turn(g: "Game", d: Decision, ch: BattleAction) -> None:
             f"it is not {g.label(ch.block) if ch.block in g.state.blocks else ch.block}'s battle turn", "7.2", f"the turn belongs to {names}"
         )
     side = g.state.blocks[ch.block].side
+    if ch.action is not Action.RETREAT and (ch.to is not None or ch.by_sea):
+        raise IllegalChoiceError(f"only a retreat has a destination; to {ch.action.value}, name no place", "7.2")
     if ch.action is Action.FIRE:
         if bs.round == LAST_ROUND and side is bs.attacker:
             raise IllegalChoiceError("attacking blocks must retreat in Round 4 and cannot fire", "7.2, B4")

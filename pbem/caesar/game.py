@@ -290,6 +290,25 @@ class Game:
             return f"{info.side.value} {info.name}"
         return info.name
 
+    def not_yours(self, bid: str, side: Side) -> str:
+        """Why ``side`` cannot order block ``bid`` on the map, worded from public facts only:
+        the catalogue (whose block it is), Cleopatra's side and Jupiter's defections (both announced)."""
+        info = self.board.blocks.get(bid)
+        if info is None:
+            return f"there is no block {bid!r}"
+        b = self.state.blocks[bid]
+        if info.type is BlockType.CLEOPATRA:
+            return f"Cleopatra fights for {b.side} now, not for you" if b.side is not side else "Cleopatra is yours"
+        if b.status is BlockStatus.MAP and b.side is not side:
+            if info.side is side:  # won over by Jupiter: announced to both sides
+                return f"{info.name} defected to {b.side}: it is not yours now"
+            return f"{info.name} is a {info.side} block, not one of yours"
+        if info.side is not side:
+            return f"{info.name} is a {info.side} block, not one of yours"
+        where = {BlockStatus.POOL: "in your levy pool", BlockStatus.ELIMINATED: "eliminated this Year",
+                 BlockStatus.DEAD: "dead"}.get(b.status, "not on the map")
+        return f"{self.label(bid, side)} is {where}, not on the map"
+
     def describe(self, bid: str) -> str:
         b = self.state.blocks[bid]
         return f"{self.label(bid)} {ROMAN.get(b.strength, b.strength)}"

@@ -41,8 +41,10 @@ def new_block_problem(g: "Game", side: Side, bid: str, city: str) -> str | None:
     st = g.state
     b = st.blocks.get(bid)
     info = g.board.blocks.get(bid)
-    if b is None or info is None or info.side is not side or info.type is BlockType.CLEOPATRA:
-        return f"{bid!r} is not one of {side}'s blocks"
+    if info is not None and info.type is BlockType.CLEOPATRA:
+        return "Cleopatra is never levied: she changes sides instead (7.52)"
+    if b is None or info is None or info.side is not side:
+        return g.not_yours(bid, side) if bid in g.board.blocks else f"there is no block {bid!r}"
     if b.status is BlockStatus.MAP:
         return f"{g.label(bid, side)} is already on the map; to strengthen it write a step levy (6.4)"
     if b.status is BlockStatus.DEAD:
@@ -68,7 +70,7 @@ def new_block_problem(g: "Game", side: Side, bid: str, city: str) -> str | None:
 def step_problem(g: "Game", side: Side, bid: str) -> str | None:
     b = g.state.blocks.get(bid)
     if b is None or b.side is not side or b.status is not BlockStatus.MAP or b.loc is None:
-        return f"{side} has no block {bid!r} on the map"
+        return g.not_yours(bid, side)
     info = g.info(bid)
     if info.step_up(b.strength) is None:
         return f"{g.label(bid, side)} is at full strength ({ROMAN[b.strength]}) (3.11)"
@@ -95,10 +97,12 @@ def check_levy(g: "Game", d: Decision, ch: Levy) -> None:
 
 
 def _where_hint(g: "Game", side: Side, bid: str) -> str:
+    """What would be legal: where this block can be raised, else which blocks can be raised now."""
     cities = [c for c in sorted(g.board.cities()) if new_block_problem(g, side, bid, c) is None]
-    if not cities:
-        return ""
-    return "it can be raised in " + ", ".join(cities)
+    if cities:
+        return "it can be raised in " + ", ".join(cities)
+    names = sorted({g.label(lv.block, side) for lv in new_block_options(g, side)})
+    return ("new blocks you can raise now: " + ", ".join(names)) if names else "you can raise no new block now"
 
 
 def check_step(g: "Game", d: Decision, ch: LevyStep) -> None:

@@ -125,7 +125,7 @@ def _own_unmoved(g: "Game", side: Side, bid: str) -> str:
     """The block's location; raises unless ``side`` may move it at all."""
     b = g.state.blocks.get(bid)
     if b is None or b.side is not side or b.loc is None:
-        raise IllegalChoiceError(f"{side} has no block {bid!r} on the map", "6.1")
+        raise IllegalChoiceError(g.not_yours(bid, side), "6.1")
     if bid in g.state.moved:
         raise IllegalChoiceError(f"{g.label(bid)} has already moved this turn", "6.1, M1")
     return b.loc

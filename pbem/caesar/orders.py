@@ -287,8 +287,23 @@ def block_from_display(board: Board, name: str, owner: Side) -> str:
     return block_id(owner, name)
 
 
+_ROMAN_TAIL = re.compile(r"^(.*\S)\s+([IVXLC]+)$", re.I)
+_ROMAN_VALUE = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+
+def _arabic(text: str) -> str:
+    """``"Legio XIII"`` -> ``"Legio 13"``: legions are often written with Roman numerals."""
+    m = _ROMAN_TAIL.match(text.strip())
+    if not m:
+        return text
+    digits = [_ROMAN_VALUE[ch] for ch in m.group(2).upper()]
+    total = sum(-d if i + 1 < len(digits) and d < digits[i + 1] else d for i, d in enumerate(digits))
+    return f"{m.group(1)} {total}"
+
+
 def resolve_block_name(board: Board, side: Side, text: str) -> str:
     """A block name as ``side`` may write it, resolved with the static catalogue only."""
+    text = _arabic(text)
     key = _norm(text)
     if not key:
         raise InvalidOrderError("a block name is missing")

@@ -304,7 +304,11 @@ class GameState:
             return _from_json(data)
         except PositionFormatError:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except KeyError as exc:
+            raise PositionFormatError(
+                f"the position has no {exc.args[0]!r} field (see 'Position format' in the README)"
+            ) from exc
+        except (TypeError, ValueError, AttributeError) as exc:
             raise PositionFormatError(f"not a valid position document: {type(exc).__name__}: {exc}") from exc
 
 

@@ -99,7 +99,12 @@ def command_choices(
             err(ln, f"{c.event} is your whole command this turn: no moves or levies (E1, E2)")
         return out
     for ln in targets:
-        err(ln, f"your card is {c.card}" + ("" if not c.event else f"; {c.event} is a group move, not a target"))
+        kind = {JupiterOrder: "Jupiter", VulcanOrder: "Vulcan"}.get(type(ln.order))
+        what = f"'{ln.text.split()[0]}' is the order of the {kind} event" if kind else "'no event' is for an event card"
+        if c.event:
+            err(ln, f"{what}; your card is {c.event}: one group move (E3-E6)")
+        else:
+            err(ln, f"{what}; your card is {c.card} ({c.mp} Moves, {c.lp} Levies): send moves and levies")
     for ln in seas:
         o = ln.order
         assert isinstance(o, SeaOrder)

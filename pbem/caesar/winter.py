@@ -247,7 +247,7 @@ def check_disband(g: "Game", d: Decision, ch: Choice) -> None:
     assert isinstance(ch, Disband)
     b = g.state.blocks.get(ch.block)
     if b is None or b.side is not d.side or b.status is not BlockStatus.MAP:
-        raise IllegalChoiceError(f"{d.side} has no block {ch.block!r} on the map", "8.5")
+        raise IllegalChoiceError(g.not_yours(ch.block, d.side), "8.5")
     if g.info(ch.block).type is BlockType.CLEOPATRA:
         raise IllegalChoiceError("Cleopatra cannot be disbanded", "8.5")
 
