@@ -509,7 +509,8 @@ class Board:
         if len(hits) > 1:
             raise AmbiguousOrderError(f"location {text!r} is ambiguous: it could be {', '.join(hits)}")
         candidates = sorted({*self.spaces, *(a for s in self.spaces.values() for a in s.aliases)})
-        raise UnknownNameError("location", text, self._suggest(text, candidates))
+        near = self._suggest(text, candidates)  # an alias suggests its place, by the map's name, once
+        raise UnknownNameError("location", text, tuple(dict.fromkeys(self._names[_norm(n)] for n in near)))
 
     def resolve_block(self, side: Side, text: str, *, cleopatra_side: Side | None = None) -> str:
         """Map a player's name for one of ``side``'s blocks to its id.
