@@ -225,7 +225,7 @@ def decide(
         session.check(side, text)
         out.events = session.submit(side, text)
     except SubmissionRejected as exc:
-        out.reason = f"{len(exc.errors)} error(s); nothing was applied"
+        out.reason = f"{len(exc.errors)} error{'' if len(exc.errors) == 1 else 's'}; nothing was applied"
         out.errors = [{"line": e.lineno, "text": e.text, "message": e.message} for e in exc.errors]
         return out
     except Exception as exc:  # noqa: BLE001 - an engine bug must not stop the game's other work

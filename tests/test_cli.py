@@ -94,7 +94,7 @@ def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: py
     r = run(*home, "submit", "bad.json")
     assert r.exit_code == 1
     assert r.stdout == (
-        "rejected: submission #4 (Caesar, step 2): 2 error(s); nothing was applied\n"
+        "rejected: submission #4 (Caesar, step 2): 2 errors; nothing was applied\n"
         "  line 1: move Roma -> Genua: Legio 8\n"
         "    Legio 8 is in Genua, not Roma (rule 6.1)\n"
         "  line 2: levy Legio 99\n"

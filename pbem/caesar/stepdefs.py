@@ -90,7 +90,7 @@ class SubmissionRejected(PbemError, ValueError):
     def __init__(self, errors: Sequence[OrderError]) -> None:
         self.errors = list(errors)
         super().__init__(
-            f"{len(self.errors)} error(s); nothing was applied:\n" + "\n".join(f"- {e}" for e in self.errors)
+            f"{len(self.errors)} error{'' if len(self.errors) == 1 else 's'}; nothing was applied:\n" + "\n".join(f"- {e}" for e in self.errors)
         )
 
 
