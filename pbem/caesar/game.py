@@ -107,10 +107,12 @@ class Game:
     def reindex(self) -> None:
         self._at = defaultdict(set)
         self._n: dict[str, list[int]] = {}
+        self._mine: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
         for bid, b in self.state.blocks.items():
             if b.status is BlockStatus.MAP and b.loc is not None:
                 self._at[b.loc].add(bid)
                 self._n.setdefault(b.loc, [0, 0])[_IDX[b.side]] += 1
+                self._mine[b.side].add(bid)
 
     def problems(self) -> list[str]:
         """Every inconsistency of the position, all at once."""
@@ -171,8 +173,7 @@ class Game:
 
     def on_map(self, side: Side) -> list[str]:
         """``side``'s blocks on the map, sorted (from the location index)."""
-        blocks = self.state.blocks
-        return sorted(b for ids in self._at.values() for b in ids if blocks[b].side is side)
+        return sorted(self._mine[side])
 
     def count(self, loc: str, side: Side) -> int:
         n = self._n.get(loc)
@@ -200,6 +201,7 @@ class Game:
         if b.status is BlockStatus.MAP and b.loc is not None:
             self._at[b.loc].discard(bid)
             self._n[b.loc][_IDX[b.side]] -= 1
+            self._mine[b.side].discard(bid)
             if not self._at[b.loc]:
                 del self._at[b.loc]
                 del self._n[b.loc]
@@ -211,6 +213,7 @@ class Game:
         b.status = BlockStatus.MAP
         self._at[loc].add(bid)
         self._n.setdefault(loc, [0, 0])[_IDX[b.side]] += 1
+        self._mine[b.side].add(bid)
 
     def set_side(self, bid: str, side: Side) -> None:
         """Change a block's owner (Cleopatra, Jupiter's defectors), keeping the index true."""
@@ -219,6 +222,8 @@ class Game:
             n = self._n[b.loc]
             n[_IDX[b.side]] -= 1
             n[_IDX[side]] += 1
+            self._mine[b.side].discard(bid)
+            self._mine[side].add(bid)
         b.side = side
 
     def take_off(self, bid: str, status: BlockStatus) -> None:

@@ -28,6 +28,10 @@ def violations(g: "Game") -> list[str]:
     on_map = {b for b, s in st.blocks.items() if s.status is BlockStatus.MAP}
     if on_map != set(seen):
         out.append(f"index and blocks disagree: {sorted(on_map ^ set(seen))}")
+    for side in Side:
+        truth = sorted(b for b, s in st.blocks.items() if s.status is BlockStatus.MAP and s.side is side)
+        if g.on_map(side) != truth:
+            out.append(f"the index of {side}'s blocks disagrees with the blocks")
     if len(st.blocks) != len(board.blocks):
         out.append(f"{len(st.blocks)} blocks, the game has {len(board.blocks)}")
     # no location holds both sides outside the command and battle phases
