@@ -113,6 +113,9 @@ def test_levy_options_match_the_rules(seed: int, steps: int) -> None:
         fast = set(levy.new_block_options(g, side))
         slow = {Levy(b, c) for b in BOARD.blocks for c in BOARD.cities() if levy.new_block_problem(g, side, b, c) is None}
         assert fast == slow
+        steps_fast = set(levy.step_options(g, side))
+        steps_slow = {LevyStep(b) for b in BOARD.blocks if levy.step_problem(g, side, b) is None}
+        assert steps_fast == steps_slow
 
 
 def test_errors_name_the_rule() -> None:

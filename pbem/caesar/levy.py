@@ -193,7 +193,17 @@ def friendly_cities(g: "Game", side: Side) -> list[str]:
 
 
 def step_options(g: "Game", side: Side) -> list[LevyStep]:
-    return [LevyStep(bid) for bid in g.on_map(side) if step_problem(g, side, bid) is None]
+    """Every block that may take a step now; the same rules as :func:`step_problem`, in one pass."""
+    out: list[LevyStep] = []
+    blocks, board = g.state.blocks, g.board
+    for bid in g.on_map(side):
+        b = blocks[bid]
+        loc = b.loc
+        if loc is None or board.is_sea(loc) or board.blocks[bid].step_up(b.strength) is None:
+            continue
+        if g.control(loc, side) is Control.FRIENDLY:
+            out.append(LevyStep(bid))
+    return out
 
 
 def any_levy(g: "Game", side: Side) -> bool:

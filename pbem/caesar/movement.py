@@ -166,18 +166,25 @@ def _pin_problem(g: "Game", side: Side, origin: str, first: str) -> str | None:
     return None
 
 
-def path_problem(g: "Game", side: Side, bid: str, path: tuple[str, ...]) -> str | None:
-    """Why ``bid`` cannot move along ``path`` now (None when it can). Uses only what ``side`` sees."""
+def path_problem(
+    g: "Game", side: Side, bid: str, path: tuple[str, ...], *, well_formed: bool = False
+) -> str | None:
+    """Why ``bid`` cannot move along ``path`` now (None when it can). Uses only what ``side`` sees.
+
+    ``well_formed``: the caller built the path from the map (known names, no repeats, two or
+    more places), so those checks are skipped; :func:`block_paths` enumerates that way.
+    """
     c = g.state.command
     assert c is not None
     board = g.board
-    if len(path) < 2:
-        return "a move needs an origin and at least one destination"
-    for loc in path:
-        if loc not in board.spaces:
-            return f"unknown location {loc!r}"
-    if len(set(path)) != len(path):
-        return "a path may not visit the same location twice"
+    if not well_formed:
+        if len(path) < 2:
+            return "a move needs an origin and at least one destination"
+        for loc in path:
+            if loc not in board.spaces:
+                return f"unknown location {loc!r}"
+        if len(set(path)) != len(path):
+            return "a path may not visit the same location twice"
     origin = path[0]
     info = g.info(bid)
     prob = _activation_problem(g, c, origin)
@@ -474,7 +481,7 @@ def block_paths(g: "Game", side: Side, bid: str) -> list[tuple[str, ...]]:
             if n in p:
                 continue
             q = p + (n,)
-            if path_problem(g, side, bid, q) is None:
+            if path_problem(g, side, bid, q, well_formed=True) is None:
                 out.append(q)
             ctl = g.control(n, side)
             if len(q) - 1 < max_steps and ctl in _OPEN:
