@@ -227,3 +227,25 @@ def test_messages_about_blocks_that_are_not_yours_use_names_and_public_facts() -
     assert "new blocks you can raise now: " in msgs[2]
     assert msgs[3].startswith("'jupiter' is the order of the Jupiter event; your card is")
     assert not any(":" in m.split(" ")[0] for m in msgs), "no internal block ids like 'Caesar:Legio 8'"
+
+
+def test_deployment_orders_name_a_city_once() -> None:
+    s = Session(new_game(1, Options(free_deployment=True)))
+    assert s.step().kind is StepKind.DEPLOYMENT
+    with pytest.raises(SubmissionRejected) as exc:
+        s.submit(C, "deploy Ravenna: Caesar\ndeploy Ravenna: Legio 13, Navis 2\n")
+    assert exc.value.errors[0].message == "Ravenna is deployed twice (lines 1 and 2): one line per city"
+
+
+def test_battle_plans_naming_enemy_blocks_say_whose_they_are() -> None:
+    s = Session(new_game(42))
+    rng = Rng(42)
+    assert play_until(s, rng, lambda s: s.step().kind is StepKind.BATTLES)
+    loc = sorted(s.game.state.contests)[0]
+    side = s.step().awaiting[0]
+    enemy_native = next(b for b in BOARD.blocks.values() if b.side is side.enemy and b.is_leader)
+    with pytest.raises(SubmissionRejected) as exc:
+        s.check(side, f"battle {loc}: hits {enemy_native.name}\n")
+    msg = exc.value.errors[0].message
+    assert msg.startswith(f"{enemy_native.name} is a {side.enemy.value} block, not one of yours")
+    assert f"your blocks in the battle of {loc}: " in msg

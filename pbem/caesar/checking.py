@@ -168,9 +168,15 @@ class Checker:
         if not lines:
             return
         placement = []
+        first_line: dict[str, int] = {}
         for ln in lines:
             assert isinstance(ln.order, DeployOrder)
-            placement.append((ln.order.location, tuple(block_from_display(g.board, b, self.side) for b in ln.order.blocks)))
+            loc = ln.order.location
+            if loc in first_line:
+                self.err(ln, f"{loc} is deployed twice (lines {first_line[loc]} and {ln.lineno}): one line per city")
+                return
+            first_line[loc] = ln.lineno
+            placement.append((loc, tuple(block_from_display(g.board, b, self.side) for b in ln.order.blocks)))
         try:
             g.check(self.side, Deploy(tuple(placement)))
         except IllegalChoiceError as exc:
@@ -257,7 +263,10 @@ class Checker:
                 bid = block_from_display(board, name, self.side)
                 b = g.state.blocks.get(bid)
                 if b is None or b.side is not self.side or b.loc != loc:
-                    self.err(ln, f"you have no block {name} in the battle of {loc}")
+                    mine = ", ".join(g.label(x, self.side) for x in g.blocks_at(loc, self.side)) or "none"
+                    why = g.not_yours(bid, self.side) if b is None or b.side is not self.side else (
+                        f"{name} is not in the battle of {loc}")
+                    self.err(ln, f"{why}; your blocks in the battle of {loc}: {mine}")
             if isinstance(o, RetreatPlan):
                 if o.by_sea:
                     reach = {p for s in board.seas_of(loc) for p in board.ports_of(s)} - {loc}

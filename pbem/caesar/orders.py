@@ -321,7 +321,7 @@ def resolve_block_name(board: Board, side: Side, text: str) -> str:
         elif info.side is enemy:
             if key.startswith(enemy_key) and key[len(enemy_key):] in aliases:
                 foreign = f"{enemy.value} {info.name}"
-            elif key in aliases and info.type is BlockType.LEGION:
+            elif key in aliases:  # the enemy's name for a block (a legion, a leader...): said as such
                 unique_foreign.append(f"{enemy.value} {info.name}")
     if own:
         return own
