@@ -179,6 +179,7 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
     resolved_step: int | None = None  # the step this acceptance resolved
     detail: str = ""  # for the moderator only (an adjudicator failure's traceback); never stored or sent
+    unverified: bool = False  # the credential check failed: the sender may not be the side it names
 
 
 def decide(
@@ -204,6 +205,7 @@ def decide(
         )
     except EnvelopeError as exc:
         out.reason = str(exc)
+        out.unverified = True
         return out
     assert player is not None
     earlier = accepted_digests.get(out.digest or "")

@@ -13,10 +13,11 @@ feeds nothing twice; in a Maildir a delivered message is also moved to ``cur`` w
 the seen flag. If the process dies between storing a submission and remembering its
 message, the next run feeds it again and the store recognises an exact resend.
 
-Sending (:func:`send_outbox`): every outbox row (reports, reminders) with a body and
-no ``sent`` time becomes one email per (game, step, kind, recipient): the text
-report as the body and the HTML report as its ``text/html`` alternative, addressed to
-that recipient's registered address and nobody else (one RCPT per message). A row is
+Sending (:func:`send_outbox`): every outbox row (reports, reminders, replies) with a
+body and no ``sent`` time becomes one email per (game, step, kind, recipient, submission):
+the text report as the body and the HTML report as its ``text/html`` alternative, addressed
+to that recipient's registered address and nobody else (one RCPT per message); each reply to
+a submission (:mod:`pbem.replies`) is its own email. A row is
 marked sent only after the server accepted its message, so a crash resends at most
 the message in flight (with the same Message-ID, so mail readers show it once).
 """
@@ -422,9 +423,12 @@ class SendResult:
     rows: list[int]
     status: str  # sent | written | refused | no address | stale
     detail: str = ""
+    submission: int | None = None  # a reply: the submission it answers
 
     def line(self) -> str:
         what = f"{self.game}: step {self.step} {self.kind} for {self.recipient}"
+        if self.submission is not None:
+            what += f" (submission #{self.submission})"
         if self.status == "no address":
             return f"{what}: not sent, {self.recipient} has no email address"
         if self.status == "stale":
@@ -435,7 +439,8 @@ class SendResult:
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "step": self.step, "kind": self.kind, "recipient": self.recipient,
-                "to": self.to, "rows": self.rows, "status": self.status, "detail": self.detail}
+                "to": self.to, "rows": self.rows, "status": self.status, "detail": self.detail,
+                "submission": self.submission}
 
 
 def _address(text: str) -> str:
@@ -448,7 +453,7 @@ def _address(text: str) -> str:
 def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str) -> EmailMessage:
     """One email from one recipient's rows of one step and kind: the text as the body,
     the HTML as its alternative. Every row must be for the same recipient."""
-    assert rows and len({(r.step, r.kind, r.recipient) for r in rows}) == 1, "one recipient's rows only"
+    assert rows and len({(r.step, r.kind, r.recipient, r.submission_id) for r in rows}) == 1, "one recipient's rows only"
     text = next((r.body for r in rows if r.format == "text"), None)
     html = next((r.body for r in rows if r.format == "html"), None)
     first = rows[0]
@@ -485,13 +490,13 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                 addresses = {p.side: p.email for p in st.players()}
                 addresses[MODERATOR] = st.game().moderator_email
                 status = st.status()
-                groups: dict[tuple[int, str, str], list[OutboxRecord]] = {}
+                groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]] = {}
                 for row in st.outbox(kind=None, unsent=True):
                     if row.body:
-                        groups.setdefault((row.step, row.kind, row.recipient), []).append(row)
-                for (step, kind, recipient), rows in groups.items():
+                        groups.setdefault((row.step, row.kind, row.recipient, row.submission_id), []).append(row)
+                for (step, kind, recipient, sid), rows in groups.items():
                     res = SendResult(gid, step, kind, recipient, _address(addresses.get(recipient, "")),
-                                     [r.id or 0 for r in rows], "")
+                                     [r.id or 0 for r in rows], "", submission=sid)
                     if kind == "reminder" and (step != status.step or recipient in status.received
                                                or recipient not in status.awaiting):
                         res.status = "stale"
@@ -499,7 +504,7 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                         res.status = "no address"
                     else:
                         msg = build_message(gid, rows, sender, res.to)
-                        name = f"{gid}/step-{step:03d}-{kind}-{recipient}"
+                        name = f"{gid}/step-{step:03d}-{kind}-{recipient}" + (f"-{sid}" if sid is not None else "")
                         try:
                             where = transport.deliver(msg, res.to, name)
                         except Refused as exc:

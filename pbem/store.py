@@ -10,7 +10,8 @@ The tables (SQLModel) hold everything a game is made of, and nothing else:
 * ``event``: the append-only event log, hash-chained;
 * ``snapshot``: the whole adjudication state (a :class:`~pbem.caesar.steps.Session`)
   each time a step opens, with its hash and its deadline;
-* ``outbox``: the reports (and reminders) to send, per step, recipient and format.
+* ``outbox``: the reports (and reminders) to send, per step, recipient and format, and
+  the replies to submissions that came by email (:mod:`pbem.replies`), one per submission.
 
 The pipeline (:meth:`Store.receive`): the raw bytes are stored first, in their own
 commit; then each received submission is decided in one ``BEGIN IMMEDIATE``
@@ -43,7 +44,8 @@ from email.utils import parseaddr
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint, event
+from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint, event
+from sqlalchemy import text as sql_text
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Field, SQLModel, create_engine, select
 from sqlmodel import Session as DbSession
@@ -81,6 +83,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_session ar
 )
 from pbem.envelope import key_fingerprint, parse_submission
 from pbem.errors import EnvelopeError, PbemError
+from pbem.replies import queue_reply
 
 __all__ = [
     "GameSetup",
@@ -95,7 +98,7 @@ __all__ = [
     "parse_duration",
 ]
 
-SCHEMA = "pbem-store 1"
+SCHEMA = "pbem-store 2"  # 2: outbox.submission_id (replies)
 RECIPIENTS: tuple[str, ...] = (Side.CAESAR.value, Side.POMPEY.value, MODERATOR)
 FORMATS: tuple[str, ...] = ("text", "html")
 GENESIS = "0" * 64
@@ -180,11 +183,15 @@ class SnapshotRecord(SQLModel, table=True):
 
 class OutboxRecord(SQLModel, table=True):
     __tablename__ = "outbox"
-    __table_args__ = (UniqueConstraint("step", "kind", "recipient", "format"),)
+    # SQLite treats NULLs as distinct in a UNIQUE key: the partial index keeps reports and
+    # reminders (no submission) unique per (step, kind, recipient, format) as before.
+    __table_args__ = (UniqueConstraint("step", "kind", "recipient", "format", "submission_id"),
+                      Index("outbox_unique_without_submission", "step", "kind", "recipient", "format",
+                            unique=True, sqlite_where=sql_text("submission_id IS NULL")))
 
     id: int | None = Field(default=None, primary_key=True)
     step: int
-    kind: str = "report"  # report | reminder
+    kind: str = "report"  # report | reminder | reply
     recipient: str  # Caesar | Pompey | moderator
     email: str = ""
     format: str  # text | html
@@ -194,6 +201,7 @@ class OutboxRecord(SQLModel, table=True):
     upto_event: int = 0
     created: str
     sent: str | None = None
+    submission_id: int | None = None  # a reply: the submission it answers
 
 
 # ---- values ----------------------------------------------------------------------------
@@ -310,6 +318,9 @@ class Store:
             game = db.exec(select(GameRecord)).first()
         if game is None:
             raise StoreError(f"{self.path} is not a pbem game file (no game record)")
+        if game.schema_version != SCHEMA:
+            raise StoreError(f"{self.path} was written by another version of pbem (format {game.schema_version!r}, "
+                             f"this one reads {SCHEMA!r}); use the pbem version that created it")
         self.game_id = game.id
         if recover:
             self.recover()
@@ -425,6 +436,7 @@ class Store:
         db.flush()
         if out.resolved_step is not None:
             self._record_resolution(db, session, out.events, Cause.SUBMISSION, row.id, out.resolved_step, self.clock())
+        queue_reply(db, self.game_id, row, out, snap.step, self._now())  # by email only; same transaction
         _checkpoint("before-commit")
 
     def _record_resolution(
@@ -708,6 +720,8 @@ class Store:
             subs = list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]
             events = list(db.exec(select(EventRecord).order_by(EventRecord.seq)).all())  # type: ignore[arg-type]
             snaps = {s.step: s for s in db.exec(select(SnapshotRecord)).all()}
+            # Reports only: reminders depend on the clock, and replies (kind "reply") are derived from
+            # the verdicts, which the replay checks; neither is compared.
             outbox = list(db.exec(select(OutboxRecord).where(OutboxRecord.kind == "report")
                                   .order_by(OutboxRecord.id)).all())  # type: ignore[arg-type]
         try:

@@ -391,3 +391,87 @@ def test_dry_run_and_no_server(tmp_path: Path) -> None:
     assert cli(home, "send", "--from", "pbem@club.example", "--user", "mod", env={"PBEM_SMTP_PASSWORD": None}
                ).exit_code == 2
     assert cli(home, "send", "--from", "nobody", "--dry-run", str(out)).exit_code == 2
+
+
+# ---- replies to submissions that came by email ---------------------------------------------
+
+
+def test_replies_to_mailed_submissions(tmp_path: Path, smtp: Any) -> None:
+    handler, _, server = smtp
+    home = tmp_path / "home"
+    keys = make_games(home, "g", "h")
+    stranger = {s: generate_keypair() for s in Side}
+    caesar = signed(keys["g"], "g", C, year_start_orders(home, "g", C))
+    froms = ["someone@elsewhere.example", "bob.private@example.net", "eve@evil.example", "ann.work@example.org",
+             "bob.private@example.net"]
+    raws = [
+        plain_mail(caesar.to_armor(), "r1@x", froms[0]),  # accepted, sealed
+        plain_mail(signed(keys["g"], "g", P, "discard 9/9\nplay nonsense\n").to_armor(), "r2@x", froms[1]),
+        plain_mail(signed(stranger, "g", C, year_start_orders(home, "g", C)).to_armor(), "r3@x", froms[2]),  # forged
+        plain_mail(caesar.to_armor(), "r4@x", froms[3], subject="again"),  # duplicate of #1
+        plain_mail(signed(keys["g"], "g", P, year_start_orders(home, "g", P)).to_armor(), "r5@x", froms[4]),
+    ]
+    path = tmp_path / "pbem.mbox"
+    box = mailbox.mbox(str(path))
+    for raw in raws:
+        box.add(raw)
+    box.close()
+    r = cli(home, "inbox", "--mbox", str(path))
+    assert r.exit_code == 0, (r.output, r.exception)
+    assert [v for v, _, _ in submissions(home)["g"]] == ["accepted", "rejected", "rejected", "duplicate", "accepted"]
+    with Home(home).open("g") as st:
+        rejected = st.receipt(2)
+        assert rejected.errors and st.status().step == 2  # #5 resolved step 1
+
+    # A file given to `pbem submit` gets its answer on the terminal: no reply is queued.
+    orders = tmp_path / "orders.json"
+    orders.write_text(signed(keys["h"], "h", C, year_start_orders(home, "h", C)).to_json())
+    assert cli(home, "submit", str(orders)).exit_code == 0
+    orders.write_text(signed(stranger, "h", P, year_start_orders(home, "h", P)).to_json())
+    assert cli(home, "submit", str(orders)).exit_code == 1
+    with Home(home).open("h") as st:
+        assert [row for row in st.outbox(kind="reply")] == []
+
+    r = cli(home, "send", "--smtp", server, "--from", "pbem@club.example")
+    assert r.exit_code == 0, (r.output, r.exception)
+    replies = {}
+    for _, rcpts, msg in handler.messages:
+        assert rcpts[0] not in froms and msg["To"] == rcpts[0]
+        subject = " ".join(msg["Subject"].split())
+        if "your submission #" in subject:
+            assert msg.get_content_type() == "text/plain"
+            replies[subject] = (rcpts[0], msg.get_content().replace("\r\n", "\n"))
+    ann, bob = EMAILS["g"]["Caesar"], EMAILS["g"]["Pompey"]
+    assert sorted(replies) == ["[g] step 1: your submission #1: accepted", "[g] step 1: your submission #2: rejected",
+                               "[g] step 1: your submission #3: rejected", "[g] step 1: your submission #4: duplicate",
+                               "[g] step 1: your submission #5: accepted"]
+    to1, body1 = replies["[g] step 1: your submission #1: accepted"]
+    assert to1 == ann and "they stay sealed until the step resolves; you may revise them until then" in body1
+    to2, body2 = replies["[g] step 1: your submission #2: rejected"]
+    assert to2 == bob and rejected.reason in body2
+    for e in rejected.errors:
+        assert e["message"] in body2
+    to3, body3 = replies["[g] step 1: your submission #3: rejected"]
+    assert to3 == ann  # the side it claims to be, at its registered address: the forger gets nothing
+    assert body3 == ("A message claiming to be your orders for game g failed verification and was ignored; "
+                     "if it was you, sign again with your key.\n")
+    to4, body4 = replies["[g] step 1: your submission #4: duplicate"]
+    assert to4 == ann and "an exact resend of submission #1; nothing changed" in body4
+    to5, body5 = replies["[g] step 1: your submission #5: accepted"]
+    assert to5 == bob and "resolved step 1" in body5 and len(body5.splitlines()) == 1
+    count = len(handler.messages)
+    assert cli(home, "send", "--smtp", server, "--from", "pbem@club.example").exit_code == 0
+    assert len(handler.messages) == count  # nothing sent twice
+    assert cli(home, "verify").exit_code == 0
+
+
+def test_game_file_of_the_old_schema_is_refused(tmp_path: Path) -> None:
+    import sqlite3
+
+    home = tmp_path / "home"
+    make_games(home, "g")
+    with sqlite3.connect(home / "g.db") as db:  # a file of the first format (no outbox.submission_id)
+        db.execute("UPDATE game SET schema_version = 'pbem-store 1'")
+    db.close()
+    r = cli(home, "status", "--game", "g")
+    assert r.exit_code == 1 and "format 'pbem-store 1', this one reads 'pbem-store 2'" in r.output

@@ -1,0 +1,93 @@
+"""Replies to submissions that came by email: one short text per decided submission.
+
+:meth:`pbem.store.Store.receive` calls :func:`queue_reply` inside the transaction that
+records the verdict, so a reply exists exactly when its verdict does. A reply is
+queued only when the submission came through ``pbem inbox`` (its source starts with
+``mbox:`` or ``maildir:``; a file given to ``pbem submit`` gets its answer on the
+terminal) and its envelope could be read and names a registered side with an email
+address. It goes to that REGISTERED address, never to the message's From header, so a
+forger receives nothing and the player learns that someone tried:
+
+* accepted, sealed: received, sealed until the step resolves, may be revised;
+* accepted, resolving the step: one line (the reports follow as usual);
+* duplicate: an exact resend of submission #k, nothing changed;
+* rejected for the addressing or the orders: every reason, as the side itself sees it
+  with ``pbem submit`` (they are built from that side's view only);
+* rejected for the credential (bad signature, wrong password, unknown key): one fixed
+  sentence, :func:`forged_text`, that says nothing about why.
+
+The rows are outbox rows of kind ``reply`` (text only) with the submission's id; ``pbem
+send`` sends each as its own email. They are not part of ``pbem verify`` (it checks the
+reports), and they are derived from the verdicts the replay checks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pbem.decide import Outcome, Verdict
+
+if TYPE_CHECKING:  # pbem.store imports this module
+    from pbem.store import SubmissionRecord
+
+__all__ = ["MAIL_SOURCES", "REPLY", "forged_text", "queue_reply", "reply_text"]
+
+REPLY = "reply"
+#: Sources of submissions that came by email (``pbem inbox``): only these get a reply.
+MAIL_SOURCES = ("mbox:", "maildir:")
+
+
+def forged_text(game: str) -> str:
+    """The whole reply to a submission whose credential check failed: it reveals nothing."""
+    return (f"A message claiming to be your orders for game {game} failed verification and was ignored; "
+            "if it was you, sign again with your key.\n")
+
+
+def reply_text(game: str, step: int, sid: int, out: Outcome, *, replaces: int | None = None,
+               stands: int | None = None) -> str:
+    """The body of the reply to submission ``sid``, decided as ``out`` while ``step`` was open
+    (``replaces``: the side's earlier orders it superseded; ``stands``: rejected, the side's
+    accepted orders for the step that still count)."""
+    if out.unverified:
+        return forged_text(game)
+    head = f"Game {game}, step {step}, submission #{sid}: "
+    if out.verdict is Verdict.ACCEPTED:
+        if out.resolved_step is not None:
+            return head + f"your orders were accepted and resolved step {step}; your report follows.\n"
+        revises = f" (they replace submission #{replaces})" if replaces else ""
+        return (head + f"your orders for step {step} were received{revises}; they stay sealed until the step "
+                "resolves; you may revise them until then.\n")
+    if out.verdict is Verdict.DUPLICATE:
+        return head + f"{out.reason}.\n"
+    lines = [head + f"rejected: {out.reason}"]
+    for e in out.errors:  # as `pbem submit` prints them (pbem.cli.describe_receipt)
+        if e["line"]:
+            lines += [f"  line {e['line']}: {e['text']}", f"    {e['message']}"]
+        else:
+            lines.append(f"  - {e['message']}")
+    if stands:
+        lines.append(f"your submission #{stands} for step {step} still stands; send corrected orders to replace it")
+    return "\n".join(lines) + "\n"
+
+
+def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: int, now: str) -> None:
+    """Add the reply to ``row`` (just decided as ``out`` while ``step`` was open) to the
+    outbox, in the caller's transaction, when the submission came by email and names a
+    registered side with an address; otherwise do nothing."""
+    from sqlmodel import select
+
+    from pbem.store import OutboxRecord, PlayerRecord, SubmissionRecord
+
+    if not (row.source or "").startswith(MAIL_SOURCES) or out.side is None or row.id is None:
+        return
+    player = db.get(PlayerRecord, out.side)
+    if player is None or not player.email:  # no registered side or no address: nobody to answer
+        return
+    stands = None
+    if out.verdict is Verdict.REJECTED and not out.unverified:  # the player's own earlier orders still count
+        stands = db.exec(select(SubmissionRecord.id).where(
+            SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.side == out.side,
+            SubmissionRecord.applied_step == step, SubmissionRecord.id < row.id)).first()  # type: ignore[operator]
+    db.add(OutboxRecord(step=step, kind=REPLY, recipient=player.side, email=player.email, format="text",
+                        subject=f"[{game}] step {step}: your submission #{row.id}: {out.verdict.value}",
+                        body=reply_text(game, step, row.id, out, replaces=row.related, stands=stands), created=now, submission_id=row.id))
