@@ -38,7 +38,7 @@ from pbem.decide import (
 )
 
 if TYPE_CHECKING:  # pbem.store imports this module; the rows are only read here
-    from pbem.store import EventRecord, GameRecord, OutboxRecord, PlayerRecord, SnapshotRecord, SubmissionRecord
+    from pbem.tables import EventRecord, GameRecord, OutboxRecord, PlayerRecord, SnapshotRecord, SubmissionRecord
 
 __all__ = ["VerifyReport", "first_difference", "verify"]
 

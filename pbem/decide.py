@@ -41,7 +41,7 @@ from pbem.envelope import authenticate, check_addressing, parse_submission, subm
 from pbem.errors import EnvelopeError, PbemError
 
 if TYPE_CHECKING:  # pbem.store imports this module; the rows are only read here
-    from pbem.store import GameRecord, OutboxRecord, PlayerRecord
+    from pbem.tables import GameRecord, OutboxRecord, PlayerRecord
 
 __all__ = [
     "MODERATOR",

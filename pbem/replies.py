@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.decide import Outcome, Verdict
 
 if TYPE_CHECKING:  # pbem.store imports this module
-    from pbem.store import SubmissionRecord
+    from pbem.tables import SubmissionRecord
 
 __all__ = ["MAIL_SOURCES", "REPLY", "forged_text", "queue_reply", "reply_text"]
 
@@ -76,7 +76,7 @@ def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: i
     registered side with an address; otherwise do nothing."""
     from sqlmodel import select
 
-    from pbem.store import OutboxRecord, PlayerRecord, SubmissionRecord
+    from pbem.tables import OutboxRecord, PlayerRecord, SubmissionRecord
 
     if not (row.source or "").startswith(MAIL_SOURCES) or out.side is None or row.id is None:
         return

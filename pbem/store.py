@@ -44,11 +44,10 @@ from email.utils import parseaddr
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint, event
-from sqlalchemy import text as sql_text
+from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError
-from sqlmodel import Field, SQLModel, create_engine, select
 from sqlmodel import Session as DbSession
+from sqlmodel import SQLModel, create_engine, select
 
 from pbem import audit
 from pbem.audit import VerifyReport
@@ -84,6 +83,15 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_session ar
 from pbem.envelope import key_fingerprint, parse_submission
 from pbem.errors import EnvelopeError, PbemError
 from pbem.replies import queue_reply
+from pbem.tables import (  # noqa: F401 - the table classes stay importable from here
+    SCHEMA,
+    EventRecord,
+    GameRecord,
+    OutboxRecord,
+    PlayerRecord,
+    SnapshotRecord,
+    SubmissionRecord,
+)
 
 __all__ = [
     "GameSetup",
@@ -98,113 +106,12 @@ __all__ = [
     "parse_duration",
 ]
 
-SCHEMA = "pbem-store 2"  # 2: outbox.submission_id (replies)
 RECIPIENTS: tuple[str, ...] = (Side.CAESAR.value, Side.POMPEY.value, MODERATOR)
 FORMATS: tuple[str, ...] = ("text", "html")
 GENESIS = "0" * 64
 BUSY_TIMEOUT_SECONDS = 60.0
 _GAME_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 _log = logging.getLogger("pbem")
-
-
-# ---- tables --------------------------------------------------------------------------
-
-
-class GameRecord(SQLModel, table=True):
-    __tablename__ = "game"
-
-    id: str = Field(primary_key=True)
-    schema_version: str = SCHEMA
-    seed: int
-    options: str  # JSON: engine options (free deployment, tournament)
-    settings: str  # JSON: step settings (battles planned|interactive)
-    scenario: str | None = Field(default=None, sa_column=Column(Text, nullable=True))  # starting position JSON
-    deadline_seconds: int | None = None
-    moderator_email: str = ""
-    created: str
-    header_hash: str  # sha256 of the canonical set-up: the first event's prev_hash
-
-
-class PlayerRecord(SQLModel, table=True):
-    __tablename__ = "player"
-
-    side: str = Field(primary_key=True)
-    email: str = ""
-    public_key: str | None = None
-    password_hash: str | None = None
-    fingerprint: str | None = None
-
-
-class SubmissionRecord(SQLModel, table=True):
-    __tablename__ = "submission"
-
-    id: int | None = Field(default=None, primary_key=True)
-    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    received: str
-    source: str = ""
-    side: str | None = None  # as claimed in the envelope
-    step: int | None = None  # as claimed in the envelope
-    digest: str | None = Field(default=None, index=True)
-    verdict: str = Field(default=Verdict.RECEIVED.value, index=True)
-    reason: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
-    errors: str | None = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON list
-    applied_step: int | None = None  # the step it was accepted for
-    orders: str | None = Field(default=None, sa_column=Column(Text, nullable=True))  # accepted order text
-    related: int | None = None  # duplicate of / superseded by this submission id
-    processed: str | None = None
-
-
-class EventRecord(SQLModel, table=True):
-    __tablename__ = "event"
-
-    seq: int = Field(primary_key=True)  # 1, 2, 3, ...
-    step: int  # the step whose resolution produced it
-    audience: str
-    kind: str
-    text: str = Field(sa_column=Column(Text, nullable=False))
-    data: str = Field(sa_column=Column(Text, nullable=False))  # canonical JSON
-    prev_hash: str
-    hash: str
-
-
-class SnapshotRecord(SQLModel, table=True):
-    __tablename__ = "snapshot"
-
-    step: int = Field(primary_key=True)  # the step that opened
-    session: str = Field(sa_column=Column(Text, nullable=False))  # canonical JSON of the Session
-    hash: str
-    last_event: int  # events 1..last_event happened before this step opened
-    cause: str  # new | submission | deadline
-    submission_id: int | None = None  # the submission that resolved the previous step
-    after_submission: int = 0  # every submission id up to this one was decided before
-    deadline: str | None = None
-    created: str
-
-
-class OutboxRecord(SQLModel, table=True):
-    __tablename__ = "outbox"
-    # SQLite treats NULLs as distinct in a UNIQUE key: the partial index keeps reports and
-    # reminders (no submission) unique per (step, kind, recipient, format) as before.
-    __table_args__ = (UniqueConstraint("step", "kind", "recipient", "format", "submission_id"),
-                      Index("outbox_unique_without_submission", "step", "kind", "recipient", "format",
-                            unique=True, sqlite_where=sql_text("submission_id IS NULL")))
-
-    id: int | None = Field(default=None, primary_key=True)
-    step: int
-    kind: str = "report"  # report | reminder | reply
-    recipient: str  # Caesar | Pompey | moderator
-    email: str = ""
-    format: str  # text | html
-    subject: str
-    body: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
-    since_event: int = 0  # events before this index were in the recipient's earlier reports
-    upto_event: int = 0
-    created: str
-    sent: str | None = None
-    submission_id: int | None = None  # a reply: the submission it answers
-
-
-# ---- values ----------------------------------------------------------------------------
 
 
 def _checkpoint(name: str) -> None:
