@@ -12,7 +12,7 @@ from pbem.caesar import views
 from pbem.caesar.board import Side, default_board, short_name
 from pbem.caesar.choices import Event
 from pbem.caesar.game import Game, new_game
-from pbem.caesar.playout import random_choice
+from pbem.caesar.playout import random_choice, random_decisions
 from pbem.caesar.rng import Rng
 from pbem.caesar.state import BlockStatus
 
@@ -194,14 +194,7 @@ def test_the_leak_check_catches_an_enemy_name_in_the_svg_map(monkeypatch: pytest
 
 def _play(seed: int, decisions: int) -> tuple[Game, list[Event]]:
     g = new_game(seed)
-    log = list(g.events)
-    rng = Rng(seed * 31 + 5)
-    for _ in range(decisions):
-        if g.is_over():
-            break
-        pend = g.pending()
-        d = pend[rng.below(len(pend))]
-        log += g.apply(d.side, random_choice(g, d, rng))
+    log = list(g.events) + random_decisions(g, Rng(seed * 31 + 5), decisions)
     return g, log
 
 

@@ -10,7 +10,7 @@ import pytest
 from pbem.caesar.board import BlockType, Side, default_board
 from pbem.caesar.choices import Audience, Event
 from pbem.caesar.game import Game, new_game
-from pbem.caesar.playout import random_choice
+from pbem.caesar.playout import random_choice, random_decisions
 from pbem.caesar.rng import Rng
 from pbem.caesar.views import BlockView, Forces, NextStep, View, build_view, roman
 
@@ -18,14 +18,7 @@ from pbem.caesar.views import BlockView, Forces, NextStep, View, build_view, rom
 def play(seed: int, decisions: int) -> tuple[Game, list[Event]]:
     """A game after ``decisions`` random legal decisions, and its whole event log."""
     g = new_game(seed)
-    log = list(g.events)
-    rng = Rng(seed * 7919 + 1)
-    for _ in range(decisions):
-        if g.is_over():
-            break
-        pend = g.pending()
-        d = pend[rng.below(len(pend))]
-        log += g.apply(d.side, random_choice(g, d, rng))
+    log = list(g.events) + random_decisions(g, Rng(seed * 7919 + 1), decisions)
     return g, log
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from pbem.caesar.board import Side
-from pbem.caesar.choices import Choice, Decision, DecisionKind, EndDisband, EndLevies, EndMoves, Move, SeaMove
+from pbem.caesar.choices import Choice, Decision, DecisionKind, EndDisband, EndLevies, EndMoves, Event, Move, SeaMove
 from pbem.caesar.game import Game, new_game
 from pbem.caesar.movement import block_paths, movable_blocks, sea_paths
 from pbem.caesar.rng import Rng
@@ -41,6 +41,18 @@ def random_choice(g: Game, d: Decision, rng: Rng) -> Choice:
     if not opts:
         raise RuntimeError(f"no legal choice for {d}")
     return rng.choice(opts)
+
+
+def random_decisions(g: Game, rng: Rng, n: int) -> list[Event]:
+    """Make up to ``n`` random legal decisions in ``g`` (fewer if the game ends); returns their events."""
+    log: list[Event] = []
+    for _ in range(n):
+        if g.is_over():
+            break
+        pend = g.pending()
+        d = pend[rng.below(len(pend))]
+        log += g.apply(d.side, random_choice(g, d, rng))
+    return log
 
 
 @dataclass
