@@ -130,3 +130,91 @@ def test_every_command_is_in_the_readme_with_an_example() -> None:
         section = section[: section.index("\n### ", 1)] if "\n### " in section[1:] else section
         example = section.split("```sh", 1)[-1]
         assert re.search(rf"\bpbem\b[^\n]*\b{name}\b", example), f"no example of pbem {name} in its README section"
+
+
+def _command_with(card: str, blocks: dict[str, dict[str, list[str]]]) -> Session:
+    return Session(
+        build_game(
+            {
+                "year": 705,
+                "turn": 2,
+                "seed": 5,
+                "blocks": blocks,
+                "hands": {"Caesar": ["2/2", "1/2", "2/1"], "Pompey": ["2/2", "1/3", "2/1"]},
+                "command": {"player1": "Caesar", "cards": {"Caesar": card, "Pompey": "2/3"}},
+            }
+        )
+    )
+
+
+def test_event_examples_are_legal_with_their_cards() -> None:
+    lines = [ln for ln in block_starting("jupiter ").splitlines() if ln.strip()]
+    assert lines == ["jupiter Tarraco -> Narbo", "vulcan Utica", "surprise Tarraco", "no event", "pass"]
+    blocks = {
+        "Caesar": {"Narbo": ["Legio 7", "Legio 10"], "Massilia": ["Legio 11"]},
+        "Pompey": {"Tarraco": ["Legio 5"], "Utica": ["Legio 39"]},
+    }
+    _command_with("Jupiter", blocks).check(C, lines[0] + "\n")
+    _command_with("Vulcan", blocks).check(C, lines[1] + "\n")
+    _command_with("Mars", blocks).check(C, f"move Narbo -> Tarraco: Legio 7, Legio 10\n{lines[2]}\n")
+    _command_with("Jupiter", blocks).check(C, lines[3] + "\n")
+    _command_with("3/2", blocks).check(C, lines[4] + "\n")
+
+
+def test_winter_example_is_legal_in_a_winter() -> None:
+    session = Session(
+        build_game(
+            {
+                "year": 705,
+                "turn": 5,
+                "seed": 5,
+                "phase": "winter",
+                "blocks": {
+                    "Caesar": {"Genua": ["Legio 8"]},
+                    "Pompey": {
+                        "Mare Tyrrhenum": ["Navis 1"],
+                        "Neapolis": ["Pompey"],
+                        "Utica": ["Legio 39"],
+                        "Syracusae": ["Legio 37", "Auxilia 2"],
+                    },
+                },
+            }
+        )
+    )
+    step = session.step()
+    assert step.kind is StepKind.WINTER and P in step.awaiting  # Navis 1 may winter in Neapolis or Utica
+    session.check(P, block_starting("winter: navis"))
+
+
+def test_deploy_example_is_part_of_a_legal_free_deployment() -> None:
+    from pbem.caesar.state import Options
+
+    session = Session(new_game(1, Options(free_deployment=True)))
+    assert session.step().kind is StepKind.DEPLOYMENT
+    example = block_starting("deploy Ravenna")
+    rest = (
+        "deploy Genua: Antonius, Legio 13, Legio 12\ndeploy Massilia: Legio 11, Legio 14, Navis 1\n"
+        "deploy Narbo: Legio 7, Legio 9, Legio 10\ndeploy Lugdunum: Legio 16, Equitatus 1\n"
+    )
+    session.check(C, example + rest)
+
+
+def test_interactive_answers_are_legal_on_their_turn() -> None:
+    from pbem.caesar.steps import BattleMode, Settings
+
+    session = _command_with("3/2", {"Caesar": {"Genua": ["Legio 8", "Legio 12"]}, "Pompey": {"Roma": ["Legio 1"]}})
+    session.settings = Settings(BattleMode.INTERACTIVE)
+    session.submit(C, "move Genua -> Roma: Legio 8, Legio 12\n")
+    session.submit(P, "pass\n")
+    for side in (C, P):
+        session.submit(side, "pass\n")  # no plans: every battle decision is asked
+    step = session.step()
+    assert step.kind is StepKind.BATTLE and step.awaiting == (P,)  # the defender's C block first (B1)
+    session.submit(P, "fire Legio 1\n")
+    while session.step().awaiting == (C,) and session.step().decision.kind.value == "hit":
+        session.submit(C, "hit Legio 12\n")
+    step = session.step()
+    assert step.kind is StepKind.BATTLE and step.awaiting == (C,), step
+    answers = [ln for ln in block_starting("fire Legio 8").splitlines() if ln.strip()]
+    session.check(C, answers[0] + "\n")  # fire Legio 8
+    session.check(C, answers[1] + "\n")  # pass Legio 8
