@@ -238,11 +238,17 @@ def _flip(data: bytes | str, at: int) -> Any:
     return bytes(raw) if isinstance(data, bytes) else raw.decode()
 
 
-def test_verify_fails_naming_the_step_when_a_submission_byte_changes(demo_home: Path, tmp_path: Path) -> None:
+def _demo_copy(demo_home: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A fresh home holding a copy of the demo game's file, to damage."""
     home = tmp_path / "home"
     home.mkdir()
     db = home / f"{DEMO_GAME}.db"
     shutil.copyfile(demo_home / f"{DEMO_GAME}.db", db)
+    return home, db
+
+
+def test_verify_fails_naming_the_step_when_a_submission_byte_changes(demo_home: Path, tmp_path: Path) -> None:
+    home, db = _demo_copy(demo_home, tmp_path)
     con = sqlite3.connect(db)
     sid, raw = con.execute("SELECT id, raw FROM submission WHERE verdict = 'accepted' AND applied_step = 2").fetchone()
     con.execute("UPDATE submission SET raw = ? WHERE id = ?", (_flip(raw, raw.index(b"move ") + 1), sid))
@@ -259,10 +265,7 @@ def test_verify_fails_naming_the_step_when_a_submission_byte_changes(demo_home: 
 
 
 def test_verify_fails_naming_the_step_when_an_event_byte_changes(demo_home: Path, tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    home.mkdir()
-    db = home / f"{DEMO_GAME}.db"
-    shutil.copyfile(demo_home / f"{DEMO_GAME}.db", db)
+    home, db = _demo_copy(demo_home, tmp_path)
     con = sqlite3.connect(db)
     seq, step, kind, text = con.execute("SELECT seq, step, kind, text FROM event WHERE step = 3 LIMIT 1").fetchone()
     con.execute("UPDATE event SET text = ? WHERE seq = ?", (_flip(text, 0), seq))

@@ -34,6 +34,17 @@ def play_until(session: Session, rng: Rng, stop: Any, limit: int = 400) -> bool:
     return stop(session)
 
 
+def at_first_command(seed: int) -> Session:
+    """A session past the year start: each side discarded a card and played its highest command card."""
+    s = Session(new_game(seed))
+    h = s.game.state.hands
+    for side in (C, P):
+        cmd = sorted(c for c in h[side] if "/" in c)[-1]
+        other = next(c for c in h[side] if c != cmd)
+        s.submit(side, f"discard {other}\nplay {cmd}\n")
+    return s
+
+
 def at_command_of_player2(s: Session) -> bool:
     st = s.step()
     return st.kind is StepKind.COMMAND and st.awaiting[0] is not s.game.state.player1 and bool(s.game.state.contests)
@@ -87,12 +98,7 @@ def test_rejection_lists_every_error_and_changes_nothing() -> None:
 
 
 def test_command_errors_name_the_rule_and_what_is_legal() -> None:
-    s = Session(new_game(42))
-    h = s.game.state.hands
-    for side in (C, P):
-        cmd = sorted(c for c in h[side] if "/" in c)[-1]
-        other = next(c for c in h[side] if c != cmd)
-        s.submit(side, f"discard {other}\nplay {cmd}\n")
+    s = at_first_command(42)
     step = s.step()
     assert step.kind is StepKind.COMMAND and step.awaiting == (C,)
     with pytest.raises(SubmissionRejected) as exc:
@@ -213,12 +219,7 @@ def test_deadline_applies_defaults_for_missing_sides() -> None:
 
 
 def test_messages_about_blocks_that_are_not_yours_use_names_and_public_facts() -> None:
-    s = Session(new_game(42))
-    h = s.game.state.hands
-    for side in (C, P):
-        cmd = sorted(c for c in h[side] if "/" in c)[-1]
-        other = next(c for c in h[side] if c != cmd)
-        s.submit(side, f"discard {other}\nplay {cmd}\n")
+    s = at_first_command(42)
     with pytest.raises(SubmissionRejected) as exc:
         s.submit(C, "move Neapolis -> Roma: Legio 1\nmove Genua -> Roma: Legio 17\nlevy Legio 17\njupiter Roma\n")
     msgs = [e.message for e in exc.value.errors]

@@ -139,18 +139,7 @@ def auto(g: "Game") -> bool:
                 _to_port(g, bid, ports[0])
                 return True
             if not ports:
-                loc = st.blocks[bid].loc
-                side = st.blocks[bid].side
-                name = g.label(bid)
-                g.take_off(bid, BlockStatus.ELIMINATED)
-                g.emit_split(
-                    "navis-disbanded",
-                    side,
-                    f"{name} in {loc} has no Friendly port and is disbanded (8.3)",
-                    f"{side}: a Navis in {loc} has no Friendly port and is disbanded (8.3)",
-                    {"side": side.value, "loc": loc, "block": bid},
-                    {"side": side.value, "loc": loc},
-                )
+                _disband(g, bid, "no Friendly port on that sea, 8.3", kind="navis-disbanded")
                 return True
         if pending(g):
             return False
@@ -185,13 +174,14 @@ def _to_port(g: "Game", bid: str, port: str) -> None:
     )
 
 
-def _disband(g: "Game", bid: str, why: str) -> None:
+def _disband(g: "Game", bid: str, why: str, kind: str = "disband") -> None:
+    """Off the map to the levy pool; the owner sees which block, the enemy only where."""
     b = g.state.blocks[bid]
     side, loc = b.side, b.loc
     name = g.label(bid)
     g.take_off(bid, BlockStatus.ELIMINATED)
     g.emit_split(
-        "disband",
+        kind,
         side,
         f"{side} disbands {name} at {loc} ({why})",
         f"{side} disbands a block at {loc} ({why})",
