@@ -524,9 +524,9 @@ def state(game_id: str, as_json: bool) -> None:
     for side in Side:
         click.echo(f"{side.value} holds: {', '.join(s.hands[side]) or 'no cards'}")
     at: dict[str, list[str]] = {}
-    for bid, b in sorted(s.blocks.items()):
-        if b.loc is not None and b.status.value == "map":
-            at.setdefault(b.loc, []).append(f"{b.side.value[0]}:{g.describe(bid)}")
+    for bid in sorted(g.on_map(Side.CAESAR) + g.on_map(Side.POMPEY)):
+        b = s.blocks[bid]
+        at.setdefault(b.loc or "", []).append(f"{b.side.value[0]}:{g.describe(bid)}")
     for loc in sorted(at):
         click.echo(f"  {loc}: {', '.join(at[loc])}")
 

@@ -218,3 +218,12 @@ def test_interactive_answers_are_legal_on_their_turn() -> None:
     answers = [ln for ln in block_starting("fire Legio 8").splitlines() if ln.strip()]
     session.check(C, answers[0] + "\n")  # fire Legio 8
     session.check(C, answers[1] + "\n")  # pass Legio 8
+
+
+def test_python_dash_m_pbem_is_the_command() -> None:
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "pbem", "--version"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("pbem, version ")
