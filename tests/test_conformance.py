@@ -11,6 +11,13 @@ A case is data::
                {"auto": "end", "until": "play"}],
      "check": {<assertions on the final position, see CHECKS below>}}
 
+Steps may also be written in the order language, as players send them (like Diplomacy's
+DATC): ``{"orders": {"Caesar": ["move Genua -> Roma: Legio 8"], "Pompey": []}}`` submits each
+side's lines, in that order, to a play-by-email :class:`~pbem.caesar.steps.Session` over the
+case's game (its ``"settings"``, e.g. ``{"battles": "interactive"}``, are the case's own key).
+``expect`` then checks the whole submission: ``{"illegal": text}`` wants it rejected with
+``text`` in one of its errors and nothing changed. Choice steps and order steps can be mixed.
+
 Names in choices and checks are written as players write them: blocks by their
 owner's short form (``"L8"``; in checks ``"Caesar:L8"``), locations by any alias.
 ``expect`` is ``"ok"`` (the default) or ``{"illegal": text}``, where ``text`` must occur in
@@ -52,10 +59,11 @@ from pbem.caesar.choices import (
 )
 from pbem.caesar.game import Game
 from pbem.caesar.scenario import build_game
+from pbem.caesar.steps import Session, Settings, SubmissionRejected
 from pbem.errors import IllegalChoiceError
 
 CASES_DIR = Path(__file__).parent / "conformance"
-CASE_KEYS = {"id", "rule", "quote", "setup", "steps", "check", "note"}
+CASE_KEYS = {"id", "rule", "quote", "setup", "settings", "steps", "check", "note"}
 _BLOCK_FIELDS = {"block"}
 _SPACE_FIELDS = {"location", "origin", "city", "to", "target", "port"}
 
@@ -143,9 +151,30 @@ def run_auto(g: Game, step: dict[str, Any], events: list[Any]) -> None:
     raise AssertionError(f"auto step {step} did not finish")
 
 
-def run_step(g: Game, i: int, step: dict[str, Any], events: list[Any]) -> None:
+def run_orders(session: Session, i: int, step: dict[str, Any], events: list[Any]) -> None:
+    expect = step.get("expect", "ok")
+    for side_name, lines in step["orders"].items():
+        side = Side.parse(side_name)
+        text = "\n".join(lines)
+        if expect == "ok":
+            try:
+                events.extend(session.submit(side, text))
+            except SubmissionRejected as exc:
+                raise AssertionError(f"step {i}: {side}'s orders were refused: {exc}") from exc
+            continue
+        before = json.dumps(session.to_json(), sort_keys=True)
+        with pytest.raises(SubmissionRejected) as info:
+            session.submit(side, text)
+        got = str(info.value)
+        assert expect["illegal"].lower() in got.lower(), f"step {i}: refused, but for another reason: {got!r} (wanted {expect['illegal']!r})"
+        assert json.dumps(session.to_json(), sort_keys=True) == before, f"step {i}: refused orders changed the game"
+
+
+def run_step(g: Game, i: int, step: dict[str, Any], events: list[Any], session: Session | None = None) -> None:
     if "auto" in step:
         run_auto(g, step, events)
+    elif "orders" in step:
+        run_orders(session or Session(g), i, step, events)
     else:
         side = Side.parse(step["side"])
         choice = normalize_choice(g, side, step["choice"])
@@ -403,7 +432,7 @@ def _decision_matches(g: Game, d: Decision, want: dict[str, Any]) -> bool:
 # ---- the test -----------------------------------------------------------------------
 
 
-RULINGS = [f"{k}{i}" for k, n in (("C", 5), ("E", 6), ("M", 8), ("B", 6), ("W", 5)) for i in range(1, n + 1)]
+RULINGS = [f"{k}{i}" for k, n in (("C", 5), ("E", 6), ("M", 8), ("B", 7), ("W", 5)) for i in range(1, n + 1)]
 
 
 def test_cases_found() -> None:
@@ -427,9 +456,10 @@ def test_conformance(case: dict[str, Any]) -> None:
     illegal_steps = [s for s in steps if isinstance(s.get("expect"), dict)]
     assert case.get("check") or illegal_steps or any("check" in s for s in steps), "a case must assert something"
     g = build_game(case["setup"])
+    session = Session(g, Settings.from_json(case.get("settings", {})))
     events: list[Any] = list(g.events)
     for i, step in enumerate(steps):
-        run_step(g, i, step, events)
+        run_step(g, i, step, events, session)
     run_checks(g, case.get("check", {}), events)
 
 

@@ -1,4 +1,4 @@
-"""Battle phase (7.0-7.8, RULINGS B1-B6).
+"""Battle phase (7.0-7.8, RULINGS B1-B7).
 
 Player 1 picks the order of battles. Each battle has up to four rounds; in a
 round every block has one turn, A before B before C before D, the defender
@@ -321,39 +321,42 @@ def _finish(g: "Game", victor: Side) -> None:
 # ---- retreats and regroups -----------------------------------------------------
 
 
-def retreat_options(g: "Game", bid: str) -> list[BattleAction]:
-    """Every legal retreat of ``bid`` this turn (7.6-7.64, 7.82)."""
-    st = g.state
-    bs = st.battle
-    assert bs is not None
-    if bs.round < 2:
-        return []
+def navis_origins(g: "Game", loc: str, side: Side) -> set[str]:
+    """The seas and ports from which ``side``'s Navis came into the fight at ``loc`` (B7)."""
+    contest = g.state.contests.get(loc)
+    if contest is None:
+        return set()
+    return {e.frm for e in contest.entries if e.side is side and g.info(e.block).is_navis}
+
+
+def retreat_places(g: "Game", loc: str, side: Side, *, attacking: bool, navis: bool) -> list[tuple[str, bool, EdgeKind | None]]:
+    """Where a block of ``side`` may retreat from the fight at ``loc`` (7.6-7.64, 7.82, B4, B7),
+    before the limits of a round (road limits, one Sea Retreat): ``(place, by_sea, road kind)``.
+    Used by the battle itself and, before a battle starts, by the plan hints and plan warnings."""
     board = g.board
-    side = st.blocks[bid].side
-    loc = bs.loc
-    contest = st.contests.get(loc)
-    attacking = side is bs.attacker
+    contest = g.state.contests.get(loc)
     own_origins = set(contest.origins(side)) if contest else set()
     enemy_origins = set(contest.origins(side.enemy)) if contest else set()
-    out: list[BattleAction] = []
+    out: list[tuple[str, bool, EdgeKind | None]] = []
 
     def ctl(x: str) -> Control:
         return g.control(x, side)
 
-    if g.info(bid).is_navis:
-        came = {e.frm for e in contest.entries if e.block == bid} if contest else set()
+    if navis:
+        # B7 (7.82): an attacking Navis may go back to any sea or port from which its side's
+        # attacking Navis came into the battle, read for them together as 7.62 reads "road(s)
+        # used to start or reinforce the battle" for land blocks; not only its own origin.
+        came = navis_origins(g, loc, side) if attacking else set()
         dests: set[str] = set()
-        if board.is_sea(loc):
-            seas, ports = board.seas_of(loc), board.ports_of(loc)
-        else:
-            seas, ports = board.seas_of(loc), ()
+        seas = board.seas_of(loc)
+        ports = board.ports_of(loc) if board.is_sea(loc) else ()
         for s in seas:
             if ctl(s) is Control.FRIENDLY or (ctl(s) is Control.VACANT and (s in came if attacking else s not in enemy_origins)):
                 dests.add(s)
         for p in ports:
             if ctl(p) is Control.FRIENDLY or (attacking and p in came and ctl(p) is Control.VACANT):
                 dests.add(p)
-        return [BattleAction(bid, Action.RETREAT, d) for d in sorted(dests)]
+        return [(d, False, None) for d in sorted(dests)]
     for n, e in board.neighbors_by_road(loc):
         c = ctl(n)
         if c not in (Control.FRIENDLY, Control.VACANT):
@@ -363,16 +366,38 @@ def retreat_options(g: "Game", bid: str) -> list[BattleAction]:
                 continue
         elif n in enemy_origins:
             continue
-        limit = RETREAT_STRAIT_LIMIT if e.kind is EdgeKind.STRAIT else ROAD_LIMIT[e.kind]
-        if bs.retreat_use.get(road_key(side, loc, n), 0) + 1 > limit:
-            continue
-        out.append(BattleAction(bid, Action.RETREAT, n))
-    if board.spaces[loc].is_port and bs.sea_retreats.get(side.value, 0) < 1:
+        out.append((n, False, e.kind))
+    if board.spaces[loc].is_port:
         by_sea: set[str] = set()
         for s in board.seas_of(loc):
             if ctl(s) is Control.FRIENDLY:
                 by_sea.update(p for p in board.ports_of(s) if p != loc and ctl(p) is Control.FRIENDLY)
-        out.extend(BattleAction(bid, Action.RETREAT, p, by_sea=True) for p in sorted(by_sea))
+        out.extend((p, True, None) for p in sorted(by_sea))
+    return out
+
+
+def retreat_options(g: "Game", bid: str) -> list[BattleAction]:
+    """Every legal retreat of ``bid`` this turn (7.6-7.64, 7.82)."""
+    st = g.state
+    bs = st.battle
+    assert bs is not None
+    if bs.round < 2:
+        return []
+    side = st.blocks[bid].side
+    out: list[BattleAction] = []
+    places = retreat_places(g, bs.loc, side, attacking=side is bs.attacker, navis=g.info(bid).is_navis)
+    for to, by_sea, kind in places:
+        if by_sea:
+            # B4 (7.64): at most one Sea Retreat per battle round *for each side*, counted apart
+            # (bs.sea_retreats is keyed by side): 7.2's example lets "both players Sea Retreat via
+            # their own Friendly sea" in one round, so one side's Sea Retreat never uses up the other's.
+            if bs.sea_retreats.get(side.value, 0) >= 1:
+                continue
+        elif kind is not None:
+            limit = RETREAT_STRAIT_LIMIT if kind is EdgeKind.STRAIT else ROAD_LIMIT[kind]
+            if bs.retreat_use.get(road_key(side, bs.loc, to), 0) + 1 > limit:
+                continue
+        out.append(BattleAction(bid, Action.RETREAT, to, by_sea=by_sea))
     return out
 
 
