@@ -36,7 +36,8 @@ from pbem.caesar.board import Side
 from pbem.caesar.choices import Event
 from pbem.caesar.game import Game, new_game
 from pbem.caesar.state import Options
-from pbem.caesar.steps import Session, Settings, StepKind, SubmissionRejected, order_templates
+from pbem.caesar.nextstep import next_step_groups
+from pbem.caesar.steps import Session, Settings, StepKind, SubmissionRejected
 from pbem.envelope import authenticate, check_addressing, parse_submission, submission_digest
 from pbem.errors import EnvelopeError, PbemError
 
@@ -272,7 +273,7 @@ def render_report(
             title=step.title,
             deadline=deadline,
             awaiting=tuple(s.value for s in step.awaiting),
-            templates=tuple(order_templates(session, viewer)) if viewer else (),
+            templates=tuple(next_step_groups(session, viewer)) if viewer else (),
         )
     view = build_view(session.game, list(events[: row.upto_event]), viewer, since=row.since_event, next_step=next_step)
     return render_html(view) if row.format == "html" else render_text(view)

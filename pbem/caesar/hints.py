@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pbem.caesar import battle as battle_mod
 from pbem.caesar import winter as winter_mod
 from pbem.caesar.board import EdgeKind, Side
 from pbem.caesar.cards import APOLLO, card_sort_key
@@ -54,8 +55,16 @@ def order_templates(session: Session, side: Side) -> list[tuple[str, str]]:
         for loc in locs:
             mine = [block_display(g.board, b, side) for b in g.blocks_at(loc, side)]
             near = sorted(n for n, _ in g.board.neighbors_by_road(loc) if g.control(n, side) in (Control.FRIENDLY, Control.VACANT))
-            if near:
-                out.append((f"retreat plan at {loc}", f"battle {loc}: retreat round 3 when weaker all -> {near[0]}"))
+            attacking = g.state.contests[loc].attacker is side
+            for navis in (False, True):
+                kind = [b for b in g.blocks_at(loc, side) if g.info(b).is_navis is navis]
+                places = battle_mod.retreat_places(g, loc, side, attacking=attacking, navis=navis)
+                if kind and places:
+                    to, by_sea, _ = places[0]
+                    who = ", ".join(block_display(g.board, b, side) for b in kind) if navis else "all"
+                    label = f"retreat plan at {loc}" + (" (Navis)" if navis else "")
+                    label += ": " + ", ".join(("sea " if s else "") + p for p, s, _ in places)
+                    out.append((label, f"battle {loc}: retreat round 3 when weaker {who} -> {'sea ' if by_sea else ''}{to}"))
             if mine:
                 out.append((f"hit order at {loc}", f"battle {loc}: hits {', '.join(mine)}"))
             if near and mine:
