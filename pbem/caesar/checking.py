@@ -8,7 +8,7 @@ see (counts and control of enemy locations, never enemy identities).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from pbem.caesar.board import Side
 from pbem.caesar.cards import APOLLO, card_sort_key
@@ -49,6 +49,7 @@ from pbem.caesar.orders import (
     WinterNavis,
     block_from_display,
 )
+from pbem.caesar.state import CommandStage
 from pbem.caesar.stepdefs import Step, StepKind, describe_decision
 from pbem.caesar.translate import (
     WINTER_ORDER_TYPES,
@@ -101,11 +102,13 @@ class Checker:
         self.side = side
         self.step = step
         self.errors: list[OrderError] = []
+        self.unparsed: list[OrderError] = []
 
     def err(self, ln: OrderLine, msg: str) -> None:
         self.errors.append(OrderError(ln.lineno, ln.text, msg))
 
-    def run(self, lines: list[OrderLine]) -> list[OrderError]:
+    def run(self, lines: list[OrderLine], unparsed: Sequence[OrderError] = ()) -> list[OrderError]:
+        self.unparsed = list(unparsed)
         allowed = _STEP_ORDERS.get(self.step.kind, ()) + STANDING_TYPES
         direct: list[OrderLine] = []
         for ln in lines:
@@ -200,6 +203,45 @@ class Checker:
                 except PbemError as exc:
                     self.err(ln, str(exc))
                     break
+
+        self._move_points(lines)
+
+    def _move_points(self, lines: list[OrderLine]) -> None:
+        """"No Move Points left" for every move line past the card's MP, counted over the lines as
+        written, so it shows together with the other errors: a line refused for another reason, or
+        one that did not parse but names its origin, still uses the activation it asks for (6.1)."""
+        c = self.session.game.state.command
+        if c is None or c.event or c.stage is not CommandStage.MOVES:
+            return
+        said = {(e.lineno, "Move Points" in e.message) for e in self.errors + self.unparsed}
+        entries: list[tuple[int, int, str, int]] = []  # (rule order, line, origin, amphibious blocks)
+        for ln in lines:
+            if isinstance(ln.order, SeaOrder):
+                entries.append((0, ln.lineno, ln.order.path[0], len(ln.order.blocks)))
+            elif isinstance(ln.order, MoveOrder):
+                entries.append((1, ln.lineno, ln.order.path[0], 0))
+        for e in self.unparsed:
+            if e.origin is not None:
+                entries.append((0 if e.text.lower().startswith("sea") else 1, e.lineno, e.origin, 1 if e.text.lower().startswith("sea") else 0))
+        mp, activated = c.mp, list(c.activated)
+        texts = {ln.lineno: ln.text for ln in lines} | {e.lineno: e.text for e in self.unparsed}
+        for _, lineno, origin, amphibious in sorted(entries):
+            if amphibious:
+                mp -= amphibious
+                if mp < 0 and (lineno, True) not in said:
+                    self.errors.append(OrderError(lineno, texts[lineno], "no Move Points left: an amphibious move costs 1 MP per block (6.3)"))
+                    said.add((lineno, True))
+                continue
+            if origin in activated:
+                continue
+            if mp > 0:
+                mp -= 1
+                activated.append(origin)
+            elif (lineno, True) not in said:
+                self.errors.append(OrderError(
+                    lineno, texts[lineno],
+                    f"no Move Points left to activate {origin}: all {len(activated)} were used ({', '.join(activated)}) (6.1)"))
+                said.add((lineno, True))
 
     # -- interactive battle answers
     def check_answer(self, lines: list[OrderLine], all_lines: list[OrderLine]) -> None:

@@ -354,15 +354,36 @@ class _Parser:
     def __init__(self, board: Board, side: Side) -> None:
         self.board = board
         self.side = side
+        # unknown or ambiguous names met on the line being parsed: every one is reported, so a
+        # misspelled city does not hide a second misspelling on the same line
+        self.problems: list[PbemError] = []
 
     def loc(self, text: str) -> str:
         t = text.strip()
         if not t:
             raise InvalidOrderError("a location is missing")
-        return self.board.resolve_space(t)
+        try:
+            return self.board.resolve_space(t)
+        except (UnknownNameError, AmbiguousOrderError) as exc:
+            self.problems.append(exc)
+            return t
 
     def block(self, text: str) -> str:
-        return resolve_block_name(self.board, self.side, text)
+        try:
+            return resolve_block_name(self.board, self.side, text)
+        except (UnknownNameError, AmbiguousOrderError) as exc:
+            self.problems.append(exc)
+            return text.strip()
+
+    def origin_of(self, line: str) -> str | None:
+        """The first place of a move or sea line, when it names a real one (even if the rest is wrong)."""
+        m = re.match(r"\s*(?:move|sea)\s+(.+?)\s*(?:->|→|=>)", line, re.I)
+        if not m:
+            return None
+        try:
+            return self.board.resolve_space(m.group(1))
+        except PbemError:
+            return None
 
     def blocks(self, text: str, what: str) -> tuple[str, ...]:
         items = _split_list(text)
@@ -396,7 +417,17 @@ class _Parser:
                 + (f"; did you mean {' or '.join(repr(h) for h in hint)}?" if hint else "")
                 + f" Orders start with one of: {', '.join(known)}"
             )
-        result: Order = handler(rest)
+        self.problems = []
+        try:
+            result: Order = handler(rest)
+        except PbemError as exc:
+            if not self.problems:
+                raise
+            self.problems.append(exc)
+        if len(self.problems) == 1:
+            raise self.problems[0]
+        if self.problems:
+            raise InvalidOrderError("; ".join(str(e) for e in self.problems))
         return result
 
     def _need(self, rest: str, form: str) -> None:
@@ -593,6 +624,7 @@ class OrderError:
     lineno: int
     text: str
     message: str
+    origin: str | None = None  # a move line that did not parse: the place it would activate (6.1)
 
     def __str__(self) -> str:
         if self.lineno:
@@ -624,7 +656,7 @@ def parse_orders(text: str, side: Side, board: Board | None = None) -> tuple[lis
         try:
             orders.append(OrderLine(lineno, line, p.parse(line)))
         except PbemError as exc:
-            errors.append(OrderError(lineno, line, str(exc)))
+            errors.append(OrderError(lineno, line, str(exc), p.origin_of(line)))
     return orders, errors
 
 

@@ -146,7 +146,7 @@ class Session:
             raise SubmissionRejected(
                 [OrderError(0, "", f"step {step.number} ({step.title}) waits for {who}, not {side}")]
             )
-        found = Checker(self, side, step).run(lines)
+        found = Checker(self, side, step).run(lines, unparsed=errors)
         if errors:
             # whole-submission complaints ("no play line") may just be a line that did not parse
             found = [e for e in found if e.lineno]
