@@ -25,9 +25,11 @@ Sending (:func:`send_outbox`): every outbox row (reports, reminders, replies) wi
 body and no ``sent`` time becomes one email per (game, step, kind, recipient, submission):
 the text report as the body and the HTML report as its ``text/html`` alternative, addressed
 to that recipient's registered address and nobody else (one RCPT per message); each reply to
-a submission (:mod:`pbem.replies`) is its own email. A row is
-marked sent only after the server accepted its message, so a crash resends at most
-the message in flight (with the same Message-ID, so mail readers show it once).
+a submission (:mod:`pbem.replies`) is its own email. A row's "sent" mark is written in a
+transaction opened just before its message goes out and committed as soon as the server
+accepted it (:meth:`pbem.store.Store.sending`; a WAL append, no fsync), so a crash resends
+at most the message in flight, only when the kill falls between the acceptance and that
+commit, and with the same Message-ID, so mail readers show it once.
 """
 
 from __future__ import annotations
@@ -559,14 +561,17 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                         msg = build_message(gid, rows, sender, res.to)
                         name = f"{gid}/step-{step:03d}-{kind}-{recipient}" + (f"-{sid}" if sid is not None else "")
                         try:
-                            where = transport.deliver(msg, res.to, name)
+                            if mark:  # the "sent" mark commits right when the server has accepted the message
+                                with st.sending(res.rows):
+                                    where = transport.deliver(msg, res.to, name)
+                            else:
+                                where = transport.deliver(msg, res.to, name)
                         except Refused as exc:
                             res.status, res.detail = "refused", str(exc)
                         except MailError as exc:
                             return results, str(exc)
                         else:
                             if mark:
-                                st.mark_sent(res.rows)
                                 res.status = "sent"
                             else:
                                 res.status, res.detail = "written", where

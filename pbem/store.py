@@ -704,6 +704,21 @@ class Store:
             raise StoreError(f"game {self.game_id} has no {fmt} report for {recipient}{where}; {known}")
         return rows[-1]
 
+    @contextmanager
+    def sending(self, ids: Sequence[int], when: str | None = None) -> Iterator[None]:
+        """Mark outbox rows sent around their delivery: the mark is written first, inside a
+        write transaction, and committed the moment the body returns (the server accepted the
+        message); if the body raises (refused, the server went away) it is rolled back. A kill
+        before the server's acceptance leaves the rows unsent (the server got no complete
+        message); only a kill between the acceptance and the commit, a WAL append without an
+        fsync, sends the message again (with the same Message-ID). Other writers wait for the
+        one SMTP transaction (SQLite's busy timeout)."""
+        with self._write() as db:
+            db.connection().exec_driver_sql(
+                f"UPDATE outbox SET sent = ? WHERE sent IS NULL AND id IN ({', '.join('?' * len(ids))})",
+                (when or self._now(), *ids))
+            yield
+
     def mark_sent(self, ids: Sequence[int], when: str | None = None) -> int:
         """Record outbox rows as sent (call it only after the mail server accepted them).
         Rows already marked keep their first time. Returns how many rows were marked."""
