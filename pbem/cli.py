@@ -623,8 +623,9 @@ def tick(now: str | None, as_json: bool) -> None:
 @click.option("--mbox", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE", help="An mbox file.")
 @click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR", help="A Maildir folder (with cur and new).")
 @click.option("--retry", is_flag=True, help="Look again at messages that could not be delivered before (say, after `pbem new` created their game).")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes: up to this many games at once (game files are independent).")
 @json_option
-def inbox(mbox: Path | None, maildir: Path | None, retry: bool, as_json: bool) -> None:
+def inbox(mbox: Path | None, maildir: Path | None, retry: bool, jobs: int, as_json: bool) -> None:
     """Feed every new message of a mailbox to its game and print each verdict.
 
     Each message goes to the game its submission names (armored block in the body,
@@ -643,7 +644,7 @@ def inbox(mbox: Path | None, maildir: Path | None, retry: bool, as_json: bool) -
 
     if (mbox is None) == (maildir is None):
         raise click.UsageError("give exactly one of --mbox FILE or --maildir DIR")
-    run = read_inbox(_obj().open_home(), mbox=mbox, maildir=maildir, retry=retry,
+    run = read_inbox(_obj().open_home(), mbox=mbox, maildir=maildir, retry=retry, jobs=jobs,
                      on_result=None if as_json else lambda r: click.echo(r.line()))
     if as_json:
         _echo_json(run.to_json())

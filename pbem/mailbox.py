@@ -273,12 +273,13 @@ def _remember(path: Path, records: Sequence[dict[str, Any]]) -> None:
 
 
 def read_inbox(home: Home, *, mbox: Path | None = None, maildir: Path | None = None, retry: bool = False,
-               on_result: Callable[[MessageResult], None] | None = None) -> InboxRun:
+               on_result: Callable[[MessageResult], None] | None = None, jobs: int = 1) -> InboxRun:
     """Feed every message of the mailbox not handled before to the game it names.
 
     ``retry``: look again at messages that could not be delivered before (their game
-    may exist now). Raises :class:`MailError` (or ``OSError``) when the mailbox cannot
-    be read; a message's own problems are results, never exceptions."""
+    may exist now). ``jobs``: game files are independent, so up to that many worker
+    processes take one game each. Raises :class:`MailError` (or ``OSError``) when the
+    mailbox cannot be read; a message's own problems are results, never exceptions."""
     if not home.path.is_dir():
         raise MailError(f"no game folder {home.path}; create a game first (`pbem new`) or pass the right --home")
     name, box = _open_mailbox(mbox, maildir)
@@ -315,8 +316,7 @@ def read_inbox(home: Home, *, mbox: Path | None = None, maildir: Path | None = N
             for _key, raw, result in todo:
                 if result.game is not None:
                     by_game.setdefault(result.game, []).append((raw, result))
-            for gid, items in by_game.items():
-                _deliver(home, gid, items, name)
+            _deliver_all(home, by_game, name, jobs)
             remember = []
             for key, _raw, result in todo:
                 run.results.append(result)
@@ -355,21 +355,46 @@ def _route(home: Home, games: set[str], raw: bytes, digest: str) -> MessageResul
     return result
 
 
-def _deliver(home: Home, gid: str, items: Sequence[tuple[bytes, MessageResult]], mailbox_name: str) -> None:
-    """Give one game all its new messages at once (one open, one render pass, one fsync)."""
-    batch = []
-    for raw, result in items:
-        source = f"{mailbox_name} {result.message_id}".strip()  # recorded with the submission: it came by email
-        batch.append((raw, source, MessageKey(result.digest, _message_id(raw))))
+def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]]], mailbox_name: str,
+                 jobs: int) -> None:
+    """Give each game all its new messages at once (one open, one render pass, one fsync per
+    game); with ``jobs`` > 1, games go to that many worker processes (forked: no start-up)."""
+    batches = {}
+    for gid, items in by_game.items():
+        batch = []
+        for raw, result in items:
+            source = f"{mailbox_name} {result.message_id}".strip()  # recorded with the submission: it came by email
+            batch.append((raw, source, MessageKey(result.digest, _message_id(raw))))
+        batches[gid] = batch
+    outcome: dict[str, list[Receipt] | str] = {}
+    parallel = jobs > 1 and len(batches) > 1 and hasattr(os, "fork") and home.clock is _utcnow
+    if parallel:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=min(jobs, len(batches)),
+                                 mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {gid: pool.submit(_receive_game, home.path, gid, batch) for gid, batch in batches.items()}
+            outcome = {gid: f.result() for gid, f in futures.items()}
+    else:
+        outcome = {gid: _receive_game(home.path, gid, batch, home) for gid, batch in batches.items()}
+    for gid, items in by_game.items():
+        got = outcome[gid]
+        for i, (_raw, result) in enumerate(items):
+            if isinstance(got, str):
+                result.outcome, result.reason = FAILED, f"game {gid}: {got}"
+            else:
+                result.outcome, result.receipt = DELIVERED, got[i]
+
+
+def _receive_game(path: Path, gid: str, batch: list[tuple[bytes, str, MessageKey | None]],
+                  home: Home | None = None) -> list[Receipt] | str:
+    """One game's messages (in a worker process, or here): the receipts, or why it failed."""
     try:
-        with home.open(gid) as store:
-            receipts = store.receive_many(batch)
+        with (home or Home(path)).open(gid) as store:
+            return store.receive_many(batch)
     except (PbemError, OSError) as exc:
-        for _raw, result in items:
-            result.outcome, result.reason = FAILED, f"game {gid}: {exc}"
-        return
-    for (_raw, result), receipt in zip(items, receipts):
-        result.outcome, result.receipt = DELIVERED, receipt
+        return str(exc)
 
 
 def _message_id(raw: bytes) -> str:

@@ -198,3 +198,20 @@ def test_a_damaged_file_is_still_called_damaged(tmp_path: Path) -> None:
     (tmp_path / "g.db").write_bytes(bytes(data))
     r = CliRunner().invoke(main, ["--home", str(tmp_path), "status", "--game", "g"])
     assert r.exit_code == 1 and "restore it from a backup" in r.output and "intact" not in r.output
+
+
+def test_inbox_with_worker_processes_gives_the_same_games(tmp_path: Path) -> None:
+    from crashkit import home_state
+    from test_mail import realistic_mailbox
+
+    one, two = tmp_path / "one", tmp_path / "two"
+    _, messages = realistic_mailbox(one)
+    shutil.copytree(one, two)
+    box = _mbox(tmp_path / "a.mbox", [raw for _, raw in messages])
+    outputs = []
+    for home, jobs in ((one, "1"), (two, "2")):
+        r = CliRunner().invoke(main, ["--home", str(home), "inbox", "--mbox", str(box), "--jobs", jobs])
+        assert r.exit_code == 0, r.output
+        outputs.append(r.stdout.replace(str(home), "HOME"))
+    assert outputs[0] == outputs[1] and "3 accepted, 1 rejected, 1 duplicate, 2 not delivered" in outputs[1]
+    assert home_state(one) == home_state(two)
