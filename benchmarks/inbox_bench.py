@@ -88,6 +88,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=50, help="games in the mailbox (4 submissions each)")
     ap.add_argument("--runs", type=int, default=5, help="runs of each `pbem submit` measurement")
+    ap.add_argument("--jobs", type=int, default=0, help="also time `pbem inbox --jobs N` on a copy (0: not)")
     args = ap.parse_args()
     keys = {s: generate_keypair() for s in Side}
     players = tuple(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text) for s in Side)
@@ -111,6 +112,11 @@ def main() -> int:
                 box.add(_message(gid, side, step, sign_envelope(env, keys[side].private_pem).to_armor(), n))
                 n += 1
         box.close()
+        if args.jobs:
+            shutil.copytree(fresh, t / "parallel")
+            wall, done = _pbem(t / "parallel", "inbox", "--mbox", str(t / "in.mbox"), "--jobs", str(args.jobs))
+            print(f"pbem inbox --jobs {args.jobs}: {n} messages in {wall:.2f} s: {n / wall:.1f} submissions/s"
+                  + ("" if done.returncode == 0 else f" (FAILED: {done.stderr.decode()[-300:]})"))
         wall, done = _pbem(home, "inbox", "--mbox", str(t / "in.mbox"))
         if done.returncode != 0:
             print(done.stdout.decode()[-2000:], done.stderr.decode()[-2000:])
