@@ -7,6 +7,8 @@ Library errors become one-line messages (exit 1); ``--debug`` shows tracebacks.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import secrets
 import sys
@@ -80,6 +82,9 @@ class PbemGroup(click.Group):
 def _message(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         where = f" {exc.filename}" if exc.filename else ""
+        if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):  # not a path or permission problem
+            return (f"cannot write{where}: {exc.strerror or exc} (the disk is full or over a size limit); "
+                    "nothing stored before was lost: free some space and run the command again")
         return f"cannot use{where}: {exc.strerror or exc}; check the path and its permissions"
     if isinstance(exc, UnicodeDecodeError):
         return (f"a file is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
@@ -580,9 +585,26 @@ def tick(now: str | None, as_json: bool) -> None:
         pbem tick                      # from cron, every hour
         pbem tick --now 2025-03-04T18:30:00Z
     """
+    from pbem.mailbox import exclusive
+
     when = store_mod.parse_time(now) if now is not None else datetime.now(timezone.utc).replace(microsecond=0)
+    home = _obj().open_home()
+    written: dict[str, str] = {}  # a write failed after something was committed: what failed
+
+    def work(st: Any) -> tuple[str, list[str]]:
+        try:
+            return st.game_id, st.tick(when)
+        except store_mod.StorageError as exc:
+            if not exc.done:
+                raise
+            written[st.game_id] = str(exc)  # the step was resolved (or reminders queued): report that
+            click.echo(f"Error: game {st.game_id}: {exc}", err=True)
+            return st.game_id, exc.done
+
     # one damaged game file must not keep the other games' deadlines from being applied
-    ticked, failed = _each_game(_obj().open_home(), None, lambda st: (st.game_id, st.tick(when)))
+    lock = exclusive(home.path / ".pbem-tick.lock", "tick") if home.path.is_dir() else contextlib.nullcontext()
+    with lock:
+        ticked, failed = _each_game(home, None, work)
     done = dict(ticked)
     if as_json:
         _echo_json(done)
@@ -590,7 +612,7 @@ def tick(now: str | None, as_json: bool) -> None:
         for gid, actions in done.items():
             for a in actions or ["nothing to do"]:
                 click.echo(f"{gid}: {a}")
-    if failed:
+    if failed or written:
         sys.exit(1)
 
 
@@ -601,8 +623,9 @@ def tick(now: str | None, as_json: bool) -> None:
 @click.option("--mbox", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE", help="An mbox file.")
 @click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR", help="A Maildir folder (with cur and new).")
 @click.option("--retry", is_flag=True, help="Look again at messages that could not be delivered before (say, after `pbem new` created their game).")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes: up to this many games at once (game files are independent).")
 @json_option
-def inbox(mbox: Path | None, maildir: Path | None, retry: bool, as_json: bool) -> None:
+def inbox(mbox: Path | None, maildir: Path | None, retry: bool, jobs: int, as_json: bool) -> None:
     """Feed every new message of a mailbox to its game and print each verdict.
 
     Each message goes to the game its submission names (armored block in the body,
@@ -621,7 +644,7 @@ def inbox(mbox: Path | None, maildir: Path | None, retry: bool, as_json: bool) -
 
     if (mbox is None) == (maildir is None):
         raise click.UsageError("give exactly one of --mbox FILE or --maildir DIR")
-    run = read_inbox(_obj().open_home(), mbox=mbox, maildir=maildir, retry=retry,
+    run = read_inbox(_obj().open_home(), mbox=mbox, maildir=maildir, retry=retry, jobs=jobs,
                      on_result=None if as_json else lambda r: click.echo(r.line()))
     if as_json:
         _echo_json(run.to_json())

@@ -2,24 +2,34 @@
 outbox (``pbem send``). Standard library only (:mod:`mailbox`, :mod:`smtplib`).
 
 Reading a mailbox (:func:`read_inbox`): every message of an mbox file or a Maildir
-folder, in delivery order, is given exactly as stored to the game its envelope names
-(:meth:`pbem.store.Home.receive`, which stores the bytes before deciding anything).
+folder, in delivery order, is given exactly as stored to the game its envelope names.
+Each game is opened once per run and gets all its new messages at once
+(:meth:`pbem.store.Store.receive_many`): their bytes and their identity (the SHA-256 of
+the message and its Message-ID) are stored in one commit, before anything is decided,
+queued or rendered; the reports are rendered once at the end. Exactly once rests on that
+identity in the game file: a message fed again (after a crash, a write failure, a lost
+seen-list, or delivered twice by the mail server) is recognised there and neither stored
+nor answered again; it is counted as processed before.
+
 A message whose submission cannot be read (no armored block in the body and no JSON
 file attached) or that names a game the folder does not hold is reported with its
-From, Subject and Message-ID and left in the mailbox untouched. Each message looked
-at is remembered by the SHA-256 of its bytes in ``<home>/inbox-seen.jsonl`` (one JSON
-line per message, appended and synced as soon as it was handled), so a second run
-feeds nothing twice; in a Maildir a delivered message is also moved to ``cur`` with
-the seen flag. If the process dies between storing a submission and remembering its
-message, the next run feeds it again and the store recognises an exact resend.
+From, Subject and Message-ID and left in the mailbox untouched: no game file is
+written, no reply is queued, so looking at it again is harmless. Every message looked
+at is also remembered by its SHA-256 in ``<home>/inbox-seen.jsonl`` (one JSON line per
+message, synced once per run): only a fast filter, so a later run does not parse and
+route again what it has seen, and the record of the undeliverable ones; ``--retry``
+looks at those again. In a Maildir a delivered message is also moved to ``cur`` with
+the seen flag.
 
 Sending (:func:`send_outbox`): every outbox row (reports, reminders, replies) with a
 body and no ``sent`` time becomes one email per (game, step, kind, recipient, submission):
 the text report as the body and the HTML report as its ``text/html`` alternative, addressed
 to that recipient's registered address and nobody else (one RCPT per message); each reply to
-a submission (:mod:`pbem.replies`) is its own email. A row is
-marked sent only after the server accepted its message, so a crash resends at most
-the message in flight (with the same Message-ID, so mail readers show it once).
+a submission (:mod:`pbem.replies`) is its own email. A row's "sent" mark is written in a
+transaction opened just before its message goes out and committed as soon as the server
+accepted it (:meth:`pbem.store.Store.sending`; a WAL append, no fsync), so a crash resends
+at most the message in flight, only when the kill falls between the acceptance and that
+commit, and with the same Message-ID, so mail readers show it once.
 """
 
 from __future__ import annotations
@@ -43,7 +53,7 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 from pbem.decide import MODERATOR, Verdict, format_time
 from pbem.envelope import parse_submission
 from pbem.errors import EnvelopeError, PbemError
-from pbem.store import Home, OutboxRecord, Receipt, _utcnow
+from pbem.store import Home, MessageKey, OutboxRecord, Receipt, _utcnow
 
 __all__ = [
     "SEEN_FILE",
@@ -79,8 +89,9 @@ def _printable(text: str, limit: int = 200) -> str:
 
 
 @contextlib.contextmanager
-def _exclusive(lock_file: Path, what: str) -> Iterator[None]:
-    """One ``pbem inbox`` (or ``pbem send``) at a time per home folder (POSIX advisory lock)."""
+def exclusive(lock_file: Path, what: str) -> Iterator[None]:
+    """One ``pbem inbox`` (or ``pbem send``, ``pbem tick``) at a time per home folder (POSIX
+    advisory lock, released by the kernel when the process ends, however it ends)."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: no lock
@@ -95,6 +106,9 @@ def _exclusive(lock_file: Path, what: str) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+
+
+_exclusive = exclusive
 
 
 # ---- reading a mailbox ---------------------------------------------------------------------
@@ -114,6 +128,10 @@ class MessageResult:
     reason: str = ""
 
     def line(self) -> str:
+        if self.outcome == DELIVERED and self.receipt is not None and self.receipt.again:
+            r = self.receipt
+            return (f"{self.game}: received before as submission #{r.submission} ({r.verdict.value}); "
+                    "nothing stored or answered again")
         if self.outcome == DELIVERED and self.receipt is not None:
             r = self.receipt
             text = f"{self.game}: {r.side}, step {r.step}: {r.verdict.value} (submission #{r.submission})"
@@ -147,6 +165,9 @@ class InboxRun:
                 out[v.value] = 0
         out[NOT_DELIVERED] = out[FAILED] = 0
         for r in self.results:
+            if r.outcome == DELIVERED and r.receipt and r.receipt.again:
+                out["already processed"] += 1
+                continue
             key = r.receipt.verdict.value if r.outcome == DELIVERED and r.receipt else r.outcome
             out[key] = out.get(key, 0) + 1
         return out
@@ -237,31 +258,34 @@ def _load_seen(path: Path) -> dict[str, str]:
     return seen
 
 
-def _remember(path: Path, record: dict[str, Any]) -> None:
-    line = (json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+def _remember(path: Path, records: Sequence[dict[str, Any]]) -> None:
+    if not records:
+        return
+    data = b"".join((json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8") for r in records)
     with open(path, "a+b") as f:
         if f.seek(0, os.SEEK_END):
             f.seek(-1, os.SEEK_END)
             if f.read(1) != b"\n":  # a line torn by a crash: start a new one
-                line = b"\n" + line
-        f.write(line)
+                data = b"\n" + data
+        f.write(data)
         f.flush()
         os.fsync(f.fileno())
 
 
 def read_inbox(home: Home, *, mbox: Path | None = None, maildir: Path | None = None, retry: bool = False,
-               on_result: Callable[[MessageResult], None] | None = None) -> InboxRun:
+               on_result: Callable[[MessageResult], None] | None = None, jobs: int = 1) -> InboxRun:
     """Feed every message of the mailbox not handled before to the game it names.
 
     ``retry``: look again at messages that could not be delivered before (their game
-    may exist now). Raises :class:`MailError` (or ``OSError``) when the mailbox cannot
-    be read; a message's own problems are results, never exceptions."""
+    may exist now). ``jobs``: game files are independent, so up to that many worker
+    processes take one game each. Raises :class:`MailError` (or ``OSError``) when the
+    mailbox cannot be read; a message's own problems are results, never exceptions."""
     if not home.path.is_dir():
         raise MailError(f"no game folder {home.path}; create a game first (`pbem new`) or pass the right --home")
     name, box = _open_mailbox(mbox, maildir)
     run = InboxRun(name)
     seen_path = home.path / SEEN_FILE
-    with _exclusive(home.path / ".pbem-inbox.lock", "inbox"):
+    with exclusive(home.path / ".pbem-inbox.lock", "inbox"):
         try:
             seen = _load_seen(seen_path)
             games = set(home.games())
@@ -274,6 +298,7 @@ def read_inbox(home: Home, *, mbox: Path | None = None, maildir: Path | None = N
             else:
                 keys = list(box.keys())
             run.messages = len(keys)
+            todo: list[tuple[Any, bytes, MessageResult]] = []  # in mailbox order
             for key in keys:
                 try:
                     raw = box.get_bytes(key)
@@ -286,26 +311,36 @@ def read_inbox(home: Home, *, mbox: Path | None = None, maildir: Path | None = N
                     if before == DELIVERED and maildir is not None and key in files:
                         _mark_seen(maildir, files[key], colon)
                     continue
-                result = _feed(home, games, raw, digest, name)
+                todo.append((key, raw, _route(home, games, raw, digest)))
+            by_game: dict[str, list[tuple[bytes, MessageResult]]] = {}
+            for _key, raw, result in todo:
+                if result.game is not None:
+                    by_game.setdefault(result.game, []).append((raw, result))
+            _deliver_all(home, by_game, name, jobs)
+            remember = []
+            for key, _raw, result in todo:
                 run.results.append(result)
                 if result.outcome != FAILED:
-                    _remember(seen_path, {"digest": digest, "outcome": result.outcome, "game": result.game,
-                                          "submission": result.receipt.submission if result.receipt else None,
-                                          "message_id": result.message_id, "mailbox": name,
-                                          "time": format_time(_utcnow())})
-                    seen[digest] = result.outcome
+                    remember.append({"digest": result.digest, "outcome": result.outcome, "game": result.game,
+                                     "submission": result.receipt.submission if result.receipt else None,
+                                     "message_id": result.message_id, "mailbox": name,
+                                     "time": format_time(_utcnow())})
+                    seen[result.digest] = result.outcome
                 if result.outcome == DELIVERED and maildir is not None and key in files:
                     _mark_seen(maildir, files[key], colon)
                 if on_result is not None:
                     on_result(result)
+            # Only the pre-filter: the game files already know every delivered message.
+            with contextlib.suppress(OSError):
+                _remember(seen_path, remember)
         finally:
             box.close()
     return run
 
 
-def _feed(home: Home, games: set[str], raw: bytes, digest: str, mailbox_name: str) -> MessageResult:
+def _route(home: Home, games: set[str], raw: bytes, digest: str) -> MessageResult:
+    """Read the message's headers and find its game: ``game`` is set when it can be delivered."""
     sender, subject, message_id = _headers(raw)
-    source = f"{mailbox_name} {message_id}".strip()  # recorded with the submission: it came by email
     result = MessageResult(digest, message_id, sender, subject, NOT_DELIVERED)
     try:
         sub = parse_submission(raw)
@@ -317,13 +352,58 @@ def _feed(home: Home, games: set[str], raw: bytes, digest: str, mailbox_name: st
         result.reason = f"it names game {gid!r}, which is not in {home.path}"
         return result
     result.game = gid
-    try:
-        result.receipt = home.receive(raw, source=source, game=gid)
-    except (PbemError, OSError) as exc:
-        result.outcome, result.reason = FAILED, f"game {gid}: {exc}"
-        return result
-    result.outcome = DELIVERED
     return result
+
+
+def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]]], mailbox_name: str,
+                 jobs: int) -> None:
+    """Give each game all its new messages at once (one open, one render pass, one fsync per
+    game); with ``jobs`` > 1, games go to that many worker processes (forked: no start-up)."""
+    batches = {}
+    for gid, items in by_game.items():
+        batch = []
+        for raw, result in items:
+            source = f"{mailbox_name} {result.message_id}".strip()  # recorded with the submission: it came by email
+            batch.append((raw, source, MessageKey(result.digest, _message_id(raw))))
+        batches[gid] = batch
+    outcome: dict[str, list[Receipt] | str] = {}
+    parallel = jobs > 1 and len(batches) > 1 and hasattr(os, "fork") and home.clock is _utcnow
+    if parallel:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=min(jobs, len(batches)),
+                                 mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {gid: pool.submit(_receive_game, home.path, gid, batch) for gid, batch in batches.items()}
+            outcome = {gid: f.result() for gid, f in futures.items()}
+    else:
+        outcome = {gid: _receive_game(home.path, gid, batch, home) for gid, batch in batches.items()}
+    for gid, items in by_game.items():
+        got = outcome[gid]
+        for i, (_raw, result) in enumerate(items):
+            if isinstance(got, str):
+                result.outcome, result.reason = FAILED, f"game {gid}: {got}"
+            else:
+                result.outcome, result.receipt = DELIVERED, got[i]
+
+
+def _receive_game(path: Path, gid: str, batch: list[tuple[bytes, str, MessageKey | None]],
+                  home: Home | None = None) -> list[Receipt] | str:
+    """One game's messages (in a worker process, or here): the receipts, or why it failed."""
+    try:
+        with (home or Home(path)).open(gid) as store:
+            return store.receive_many(batch)
+    except (PbemError, OSError) as exc:
+        return str(exc)
+
+
+def _message_id(raw: bytes) -> str:
+    """The Message-ID header as written (stripped), '' when there is none or it cannot be read."""
+    try:
+        h = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
+        return " ".join(str(h.get("Message-ID", "") or "").split())[:998]
+    except Exception:  # noqa: BLE001 - headers broken beyond reading: no identity but the digest
+        return ""
 
 
 # ---- sending the outbox ---------------------------------------------------------------------
@@ -484,7 +564,7 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
     results: list[SendResult] = []
     if not home.path.is_dir():
         raise MailError(f"no game folder {home.path}; pass the right --home")
-    with _exclusive(home.path / ".pbem-send.lock", "send"):
+    with exclusive(home.path / ".pbem-send.lock", "send"):
         for gid in [game] if game else home.games():
             with home.open(gid) as st:
                 addresses = {p.side: p.email for p in st.players()}
@@ -506,14 +586,17 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                         msg = build_message(gid, rows, sender, res.to)
                         name = f"{gid}/step-{step:03d}-{kind}-{recipient}" + (f"-{sid}" if sid is not None else "")
                         try:
-                            where = transport.deliver(msg, res.to, name)
+                            if mark:  # the "sent" mark commits right when the server has accepted the message
+                                with st.sending(res.rows):
+                                    where = transport.deliver(msg, res.to, name)
+                            else:
+                                where = transport.deliver(msg, res.to, name)
                         except Refused as exc:
                             res.status, res.detail = "refused", str(exc)
                         except MailError as exc:
                             return results, str(exc)
                         else:
                             if mark:
-                                st.mark_sent(res.rows)
                                 res.status = "sent"
                             else:
                                 res.status, res.detail = "written", where

@@ -13,16 +13,24 @@ The tables (SQLModel) hold everything a game is made of, and nothing else:
 * ``outbox``: the reports (and reminders) to send, per step, recipient and format, and
   the replies to submissions that came by email (:mod:`pbem.replies`), one per submission.
 
-The pipeline (:meth:`Store.receive`): the raw bytes are stored first, in their own
-commit; then each received submission is decided in one ``BEGIN IMMEDIATE``
-transaction, lowest id first: parse, authenticate, recognise a resend, check the
-addressing, check the orders, accept (a revision supersedes the side's earlier
-submission) and, when the step resolves, append the events, write the new snapshot
-and queue the reports with no body. A render pass then fills every report whose
-body is missing. Every :class:`Store` finishes such unfinished work when it is
-opened, so a crash at any point loses nothing and rerunning finishes the work
-exactly once; two processes cannot both resolve a step because each decision
+The pipeline (:meth:`Store.receive`, :meth:`Store.receive_many`): the raw bytes are
+stored first, in their own commit (with the identity of the mailbox message that carried
+them, ``message``, when they came by mail: a message fed again is recognised there,
+before anything is stored or queued); then each received submission is decided in one
+``BEGIN IMMEDIATE`` transaction, lowest id first: parse, authenticate, recognise a resend,
+check the addressing, check the orders, accept (a revision supersedes the side's earlier
+submission) and, when the step resolves, append the events, write the new snapshot and
+queue the reports with no body and the reply. One render pass then fills every report
+whose body is missing, in one transaction. Every :class:`Store` finishes such unfinished
+work when it is opened, so a crash at any point loses nothing and rerunning finishes the
+work exactly once; two processes cannot both resolve a step because each decision
 re-reads the state under SQLite's write lock.
+
+Durability: the file is in WAL mode with ``synchronous=NORMAL``, so a commit costs no
+fsync and a killed process loses no commit; :meth:`Store.sync` (one fsync of the WAL)
+runs before anything is acknowledged (a receipt printed, a message marked handled), so
+what was acknowledged also survives a power cut. A full disk or an I/O error is a
+:class:`StorageError` that says what was committed; it never calls a healthy file damaged.
 
 :meth:`Store.verify` reads everything stored and hands it to :mod:`pbem.audit`, which
 replays every stored submission from the starting position through the same decision
@@ -33,12 +41,14 @@ the time formats are pure and live in :mod:`pbem.decide`, shared by both.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
 import re
+import sqlite3
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from email.utils import parseaddr
 from pathlib import Path
@@ -80,13 +90,14 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_session ar
     report_subject,
     sha256_text,
 )
-from pbem.envelope import key_fingerprint, parse_submission
+from pbem.envelope import key_fingerprint, parse_submission, submission_digest
 from pbem.errors import EnvelopeError, PbemError
 from pbem.replies import queue_reply
 from pbem.tables import (  # noqa: F401 - the table classes stay importable from here
     SCHEMA,
     EventRecord,
     GameRecord,
+    MessageRecord,
     OutboxRecord,
     PlayerRecord,
     SnapshotRecord,
@@ -96,9 +107,11 @@ from pbem.tables import (  # noqa: F401 - the table classes stay importable from
 __all__ = [
     "GameSetup",
     "Home",
+    "MessageKey",
     "PlayerSetup",
     "Receipt",
     "Status",
+    "StorageError",
     "Store",
     "StoreError",
     "Verdict",
@@ -142,6 +155,31 @@ class GameSetup:
     moderator_email: str = ""
 
 
+class StorageError(StoreError):
+    """A write failed on a full disk, over a size limit, or with an I/O error: the game file
+    is intact (SQLite rolled the unfinished change back). ``done``: what was committed."""
+
+    def __init__(self, head: str, committed: str = "", done: Sequence[str] = (), *, io: bool = False) -> None:
+        self.head, self.io, self.done = head, io, list(done)
+        todo = ("Free some space (or check the disk), then run the command again: what is missing is done then"
+                + ("; `pbem verify` checks the file" if io else ""))
+        super().__init__(f"{head}. The game file is intact: SQLite rolled the unfinished change back (do not "
+                         f"restore a backup: it would lose what is stored). {committed or 'Nothing committed was lost.'} "
+                         f"{todo}.")
+
+    def told(self, committed: str, done: Sequence[str] | None = None) -> "StorageError":
+        """The same failure, saying what was committed."""
+        return StorageError(self.head, committed, self.done if done is None else done, io=self.io)
+
+
+@dataclass(frozen=True)
+class MessageKey:
+    """The identity of a mailbox message: the SHA-256 of its bytes and its Message-ID."""
+
+    digest: str
+    message_id: str = ""
+
+
 @dataclass(frozen=True)
 class Receipt:
     """What happened to one submission."""
@@ -159,12 +197,14 @@ class Receipt:
     next_title: str = ""
     waiting_for: tuple[str, ...] = ()
     stands: int | None = None  # rejected: the side's earlier accepted submission for the step, which still counts
+    again: bool = False  # the mailbox message was received before: nothing was stored or queued now
 
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "submission": self.submission,
             "verdict": self.verdict.value,
+            "again": self.again,
             "stands": self.stands,
             "side": self.side,
             "step": self.step,
@@ -223,6 +263,8 @@ class Store:
         self.engine = _engine(self.path, self)
         with self._read() as db:
             game = db.exec(select(GameRecord)).first()
+            self._has_message_table = db.connection().exec_driver_sql(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'message'").first() is not None
         if game is None:
             raise StoreError(f"{self.path} is not a pbem game file (no game record)")
         if game.schema_version != SCHEMA:
@@ -273,19 +315,120 @@ class Store:
         self.process_pending()
         self.render_pending()
 
-    def receive(self, raw: bytes, source: str = "") -> Receipt:
+    def sync(self) -> None:
+        """Make every commit so far durable (one fsync of the write-ahead log); call it
+        before acknowledging anything. Commits themselves do not sync (``synchronous=NORMAL``):
+        a killed process loses none of them, only a power cut could."""
+        wal = Path(f"{self.path}-wal")
+        try:
+            fd = os.open(wal, os.O_RDONLY)
+        except FileNotFoundError:  # checkpointed and removed by the last connection to close: synced then
+            return
+        except OSError as exc:
+            raise _os_error(self.path, exc) from exc
+        try:
+            os.fsync(fd)
+        except OSError as exc:
+            raise _os_error(self.path, exc) from exc
+        finally:
+            os.close(fd)
+
+    def receive(self, raw: bytes, source: str = "", *, message: MessageKey | None = None) -> Receipt:
         """Store ``raw`` exactly as received (its own commit), then decide and report."""
+        return self.receive_many([(raw, source, message)])[0]
+
+    def receive_many(self, items: Sequence[tuple[bytes, str, MessageKey | None]]) -> list[Receipt]:
+        """Receive several submissions (raw bytes, source, mailbox message or None) in order:
+        every raw submission and its message's identity in one commit, then one decision per
+        submission, one render pass for all reports, one fsync. A message already stored
+        (the same bytes, or the same Message-ID carrying the same signed orders) is not
+        stored again: its receipt is the earlier one, marked ``again``."""
         self.recover()
-        with self._write() as db:
-            row = SubmissionRecord(raw=bytes(raw), received=self._now(), source=source)
-            db.add(row)
-            db.flush()
-            sid = row.id
-        assert sid is not None
+        now = self._now()
+        got: list[tuple[int, bool]] = []
+        try:
+            with self._write() as db:
+                if any(key is not None for _, _, key in items):
+                    self._message_table(db)
+                for raw, source, key in items:
+                    earlier = self._known_message(db, key, raw, now) if key is not None else None
+                    if earlier is not None:
+                        got.append((earlier, True))
+                        continue
+                    row = SubmissionRecord(raw=bytes(raw), received=now, source=source)
+                    db.add(row)
+                    db.flush()
+                    assert row.id is not None
+                    if key is not None:
+                        db.add(MessageRecord(digest=key.digest, message_id=key.message_id, submission_id=row.id,
+                                             received=now))
+                        db.flush()
+                    got.append((row.id, False))
+        except StorageError as exc:
+            raise exc.told("Nothing of this was stored: " + ("submit it again" if len(items) == 1 else "feed it again")
+                           + " once there is space.") from exc
         _checkpoint("received")
-        self.process_pending()
-        self.render_pending()
-        return self.receipt(sid)
+        try:
+            self.process_pending()
+            self.render_pending()
+            self.sync()
+        except StorageError as exc:
+            raise exc.told(self._committed([sid for sid, again in got if not again])) from exc
+        return [replace(self.receipt(sid), again=again) for sid, again in got]
+
+    def _committed(self, sids: Sequence[int]) -> str:
+        """What is stored of submissions ``sids`` and of the reports, said after a write failed."""
+        try:
+            with self._read() as db:
+                rows = [db.get(SubmissionRecord, sid) for sid in sids]
+                missing = len(db.exec(select(OutboxRecord.id).where(OutboxRecord.body.is_(None))).all())  # type: ignore[union-attr]
+                resolved = {s.submission_id: s.step for s in db.exec(select(SnapshotRecord).where(
+                    SnapshotRecord.submission_id.in_(sids))).all()}  # type: ignore[union-attr]
+        except StoreError:
+            return "Nothing committed was lost."
+        parts = []
+        for sid, row in zip(sids, rows):
+            if row is None:
+                continue
+            if row.verdict == Verdict.RECEIVED.value:
+                parts.append(f"submission #{sid} is stored and will be decided when pbem next opens the game")
+            else:
+                what = f"submission #{sid} is stored and {row.verdict}"
+                if sid in resolved:
+                    what += f" (it resolved the step; step {resolved[sid]} is open)"
+                parts.append(what)
+        if missing:
+            parts.append(f"{missing} report{'s are' if missing > 1 else ' is'} not written yet and will be rendered "
+                         "when pbem next opens the game")
+        return ("Nothing was lost: " + "; ".join(parts) + ".") if parts else "Nothing was lost."
+
+    def _message_table(self, db: DbSession) -> None:
+        """Game files written before the ``message`` table get it here, in the caller's transaction."""
+        if not self._has_message_table:
+            MessageRecord.__table__.create(db.connection(), checkfirst=True)  # type: ignore[attr-defined]
+            self._has_message_table = True
+
+    def _known_message(self, db: DbSession, key: MessageKey, raw: bytes, now: str) -> int | None:
+        """The submission an already stored mailbox message carried, or None for a new message.
+        The same bytes are the same message; a message with a Message-ID seen before (a
+        redelivery with other transport headers) is the same one only if it carries the same
+        signed orders, so a stranger who reuses a Message-ID cannot hide a player's orders."""
+        row = db.get(MessageRecord, key.digest)
+        if row is not None:
+            return row.submission_id
+        if not key.message_id:
+            return None
+        earlier = db.exec(select(MessageRecord).where(MessageRecord.message_id == key.message_id)).all()
+        if not earlier:
+            return None
+        mine = _digest_of(raw)
+        for m in earlier:
+            sub = db.get(SubmissionRecord, m.submission_id)
+            if mine is not None and sub is not None and (sub.digest or _digest_of(sub.raw)) == mine:
+                db.add(MessageRecord(digest=key.digest, message_id=key.message_id, submission_id=m.submission_id,
+                                     received=now))
+                return m.submission_id
+        return None
 
     def process_pending(self) -> int:
         """Decide every received submission, lowest id first, one transaction each."""
@@ -395,24 +538,23 @@ class Store:
     def render_pending(self) -> int:
         """Fill every report whose body is missing (deterministic: from the stored log).
 
-        Each report is rendered under the write lock, so processes that recover at the
-        same time neither store a report twice nor render it twice."""
+        All of them are rendered in one transaction under the write lock, so processes
+        that recover at the same time neither store a report twice nor render it twice."""
         done = 0
-        while True:
-            with self._write() as db:
-                row = db.exec(
-                    select(OutboxRecord).where(OutboxRecord.body.is_(None)).order_by(OutboxRecord.id)  # type: ignore[union-attr,arg-type]
-                ).first()
-                if row is None:
-                    return done
+        with self._write() as db:
+            rows = db.exec(
+                select(OutboxRecord).where(OutboxRecord.body.is_(None)).order_by(OutboxRecord.id)  # type: ignore[union-attr,arg-type]
+            ).all()
+            for row in rows:
                 snap = db.get(SnapshotRecord, row.step)
                 if snap is None:
                     raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
                                      "no snapshot; `pbem verify` shows what differs; restore the file from a backup")
                 row.body = render_report(snap.session, self._events(db, upto=row.upto_event), row, snap.deadline)
                 db.add(row)
-            done += 1
-            _checkpoint("rendered")
+                done += 1
+                _checkpoint("rendered")
+        return done
 
     # -- reading state
     def _session(self, db: DbSession) -> tuple[Session, SnapshotRecord]:
@@ -562,18 +704,33 @@ class Store:
             raise StoreError(f"game {self.game_id} has no {fmt} report for {recipient}{where}; {known}")
         return rows[-1]
 
+    @contextmanager
+    def sending(self, ids: Sequence[int], when: str | None = None) -> Iterator[None]:
+        """Mark outbox rows sent around their delivery: the mark is written first, inside a
+        write transaction, and committed the moment the body returns (the server accepted the
+        message); if the body raises (refused, the server went away) it is rolled back. A kill
+        before the server's acceptance leaves the rows unsent (the server got no complete
+        message); only a kill between the acceptance and the commit, a WAL append without an
+        fsync, sends the message again (with the same Message-ID). Other writers wait for the
+        one SMTP transaction (SQLite's busy timeout)."""
+        with self._write() as db:
+            db.connection().exec_driver_sql(
+                f"UPDATE outbox SET sent = ? WHERE sent IS NULL AND id IN ({', '.join('?' * len(ids))})",
+                (when or self._now(), *ids))
+            yield
+
     def mark_sent(self, ids: Sequence[int], when: str | None = None) -> int:
         """Record outbox rows as sent (call it only after the mail server accepted them).
         Rows already marked keep their first time. Returns how many rows were marked."""
-        marked = 0
+        if not ids:
+            return 0
+        # One small UPDATE and commit: in WAL mode with synchronous=NORMAL it costs no fsync, which
+        # keeps the moment between the server's acceptance and this mark (a resend after a crash) short.
         with self._write() as db:
-            for oid in ids:
-                row = db.get(OutboxRecord, oid)
-                if row is not None and row.sent is None:
-                    row.sent = when or self._now()
-                    db.add(row)
-                    marked += 1
-        return marked
+            result = db.connection().exec_driver_sql(
+                f"UPDATE outbox SET sent = ? WHERE sent IS NULL AND id IN ({', '.join('?' * len(ids))})",
+                (when or self._now(), *ids))
+        return int(result.rowcount)
 
     # -- deadlines
     def tick(self, now: datetime | None = None) -> list[str]:
@@ -615,7 +772,11 @@ class Store:
                                                                 side.value),
                                             created=format_time(now)))
                         done.append(f"reminder queued for {side.value} (step {step.number}, due {snap.deadline})")
-        self.render_pending()
+        try:
+            self.render_pending()
+            self.sync()
+        except StorageError as exc:  # the resolution is committed: say so, not only that the write failed
+            raise exc.told(self._committed([]), done) from exc
         return done
 
     # -- verification
@@ -653,10 +814,39 @@ def _check_email(who: str, email: str) -> None:
                          "(or leave it out)")
 
 
+def _storage_error(path: Path, what: str, io: bool) -> StorageError:
+    if io:
+        return StorageError(f"cannot write {path}: an I/O error ({what}): the disk may be full, over a size limit "
+                            "(quota, ulimit -f) or failing", io=True)
+    return StorageError(f"cannot write {path}: the disk is full or the file is over a size limit ({what})")
+
+
+def _os_error(path: Path, exc: OSError) -> StoreError:
+    """An OSError while writing ``path``: a full disk is said so, anything else as it is."""
+    if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+        return _storage_error(path, exc.strerror or str(exc), io=False)
+    if exc.errno == errno.EIO:
+        return _storage_error(path, exc.strerror or str(exc), io=True)
+    return StoreError(f"cannot write {path}: {exc.strerror or exc}; check the file and its folder")
+
+
+def _digest_of(raw: bytes) -> str | None:
+    """The submission digest of raw bytes (equal for the same signed orders), None if unreadable."""
+    try:
+        return submission_digest(parse_submission(raw))
+    except (PbemError, ValueError):
+        return None
+
+
 def _db_error(path: Path, exc: DBAPIError) -> StoreError:
     """A database error as a message that names the file and what to do about it."""
     what = str(exc.orig or exc).strip()
     low = what.lower()
+    name = getattr(exc.orig, "sqlite_errorname", "") if isinstance(exc.orig, sqlite3.Error) else ""
+    if name.startswith("SQLITE_FULL") or "database or disk is full" in low:
+        return _storage_error(path, what, io=False)
+    if name.startswith("SQLITE_IOERR") or "disk i/o error" in low:
+        return _storage_error(path, what, io=True)
     if "readonly" in low or "read-only" in low or "unable to open" in low or "permission" in low:
         return StoreError(f"cannot write {path}: {what}; check the permissions of the file and its folder")
     if "locked" in low or "busy" in low:
@@ -681,6 +871,11 @@ def _engine(path: Path, store: Any) -> Any:
     def _connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
         dbapi_conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        try:  # WAL: a commit appends to the log without an fsync; Store.sync makes it durable
+            dbapi_conn.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.Error:  # a read-only file or folder: reading still works, writing says why not
+            pass
+        dbapi_conn.execute("PRAGMA synchronous = NORMAL")
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Any) -> None:
@@ -750,7 +945,7 @@ class Home:
             raise StoreError(f"game {gid!r} already exists ({target}); choose another id")
         self.path.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        tmp.unlink(missing_ok=True)
+        _unlink_db(tmp)
         now = format_time(self.clock())
         if setup.scenario is not None:
             game0 = setup.scenario
@@ -788,25 +983,31 @@ class Home:
                                              self.clock())
             finally:
                 store.close()
-        except DBAPIError as exc:
-            tmp.unlink(missing_ok=True)
-            raise _db_error(target, exc) from exc
+        except (DBAPIError, StorageError) as exc:
+            _unlink_db(tmp)
+            err = _db_error(target, exc) if isinstance(exc, DBAPIError) else exc
+            if isinstance(err, StorageError):
+                cause = exc if isinstance(exc, DBAPIError) else exc.__cause__
+                raise StoreError(f"cannot create {target}: the disk is full, over a size limit or failing "
+                                   f"({getattr(cause, 'orig', cause)}); nothing was created: free some space and "
+                                   "run `pbem new` again") from exc
+            raise err from exc
         except BaseException:
-            tmp.unlink(missing_ok=True)
+            _unlink_db(tmp)
             raise
         meanwhile = StoreError(f"game {gid!r} was created meanwhile by someone else; choose another id")
         try:  # a hard link never replaces an existing file: two `pbem new` for one id cannot both win
             os.link(tmp, target)
         except FileExistsError:
-            tmp.unlink(missing_ok=True)
+            _unlink_db(tmp)
             raise meanwhile from None
         except OSError:  # a file system without hard links
             if target.exists():
-                tmp.unlink(missing_ok=True)
+                _unlink_db(tmp)
                 raise meanwhile from None
             os.replace(tmp, target)
         else:
-            tmp.unlink(missing_ok=True)
+            _unlink_db(tmp)
         return Store(target, clock=self.clock)
 
     def route(self, raw: bytes) -> str:
@@ -830,7 +1031,13 @@ class Home:
         return out
 
 
-_TABLES = (GameRecord, PlayerRecord, SubmissionRecord, EventRecord, SnapshotRecord, OutboxRecord)
+def _unlink_db(path: Path) -> None:
+    """Remove a database file with its write-ahead log and shared-memory index."""
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        p.unlink(missing_ok=True)
+
+
+_TABLES = (GameRecord, PlayerRecord, SubmissionRecord, EventRecord, SnapshotRecord, OutboxRecord, MessageRecord)
 
 
 def settings_for(battles: str) -> Settings:

@@ -111,4 +111,17 @@ class OutboxRecord(SQLModel, table=True):
     submission_id: int | None = None  # a reply: the submission it answers
 
 
+class MessageRecord(SQLModel, table=True):
+    """A mailbox message fed to the game (``pbem inbox``): its identity, stored in the same
+    transaction as the submission it carried, so a message fed again is recognised before
+    anything is stored or queued. Files older than this table get it on their first write."""
+
+    __tablename__ = "message"
+
+    digest: str = Field(primary_key=True)  # SHA-256 of the message's bytes
+    message_id: str = Field(default="", index=True)  # the Message-ID header ("" when it has none)
+    submission_id: int  # the submission it carried
+    received: str
+
+
 # ---- values ----------------------------------------------------------------------------

@@ -1,0 +1,165 @@
+"""Benchmark: `pbem inbox` and `pbem submit` as people run them, whole processes (a script, not a test).
+
+Example::
+
+    python benchmarks/inbox_bench.py --games 50 --runs 5
+
+Prints:
+
+* ``pbem inbox`` over an mbox of ``--games`` games x 4 submissions (3 of the 4 resolve a
+  step: 150 of 200 with 50 games), messages interleaved game by game as they arrive:
+  the wall time of the whole process and submissions/s;
+* ``pbem submit`` of a sealed submission (it waits for the other side), whole process:
+  min / median wall time over ``--runs`` runs, each on a fresh copy of the game file;
+* ``pbem submit`` of a submission that resolves the step, whole process: min / median;
+* the fsync and fdatasync calls of that resolving ``pbem submit`` (counted with strace,
+  when it is installed).
+
+Every game has the same seed and keys, so one scratch game finds legal orders for all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import mailbox
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from email.message import EmailMessage
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run from a checkout without installing
+
+from pbem.caesar.autoplay import random_orders  # noqa: E402
+from pbem.caesar.board import Side  # noqa: E402
+from pbem.caesar.rng import Rng  # noqa: E402
+from pbem.envelope import generate_keypair, new_envelope, sign_envelope  # noqa: E402
+from pbem.store import GameSetup, Home, PlayerSetup  # noqa: E402
+
+SEED = 5
+PER_GAME = 4
+
+
+def _pbem(home: Path, *args: str) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pbem", "--home", str(home), *args], env=env, capture_output=True)
+    return time.perf_counter() - t0, done
+
+
+def _orders(keys: dict[Side, object], scratch: Path) -> list[tuple[Side, int, str]]:
+    """The first PER_GAME submissions of a game with seed SEED: (side, step, order text)."""
+    home = Home(scratch)
+    players = tuple(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text)  # type: ignore[attr-defined]
+                    for s in Side)
+    home.create(GameSetup("scratch", players, seed=SEED)).close()
+    rng = Rng(SEED + 1)
+    out: list[tuple[Side, int, str]] = []
+    with home.open("scratch") as st:
+        while len(out) < PER_GAME:
+            session = st.session()
+            step = session.step()
+            side = [s for s in step.awaiting if s not in session.sealed][0]
+            text = random_orders(session, side, rng)
+            out.append((side, step.number, text))
+            env = new_envelope("scratch", side.value, step.number, text, nonce="0" * 32)
+            st.receive(sign_envelope(env, keys[side].private_pem).to_json().encode())  # type: ignore[attr-defined]
+    return out
+
+
+def _message(gid: str, side: Side, step: int, armor: str, n: int) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = f"{side.value.lower()}@example.org"
+    msg["To"] = "pbem@club.example"
+    msg["Subject"] = f"[{gid}] step {step}"
+    msg["Message-ID"] = f"<{n}.{hashlib.sha256(armor.encode()).hexdigest()[:16]}@example.org>"
+    msg.set_content(f"My orders:\n\n{armor}\n")
+    return msg.as_bytes()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=50, help="games in the mailbox (4 submissions each)")
+    ap.add_argument("--runs", type=int, default=5, help="runs of each `pbem submit` measurement")
+    ap.add_argument("--jobs", type=int, default=0, help="also time `pbem inbox --jobs N` on a copy (0: not)")
+    args = ap.parse_args()
+    keys = {s: generate_keypair() for s in Side}
+    players = tuple(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text) for s in Side)
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        orders = _orders(keys, t / "scratch")
+        resolving = sum(1 for i in range(PER_GAME) if i > 0)  # the first waits, every later one resolves
+        home = t / "home"
+        t0 = time.perf_counter()
+        ids = [f"club-{i:03d}" for i in range(args.games)]
+        for gid in ids:
+            Home(home).create(GameSetup(gid, players, seed=SEED)).close()
+        setup = time.perf_counter() - t0
+        fresh = t / "fresh"
+        shutil.copytree(home, fresh)
+        box = mailbox.mbox(str(t / "in.mbox"))
+        n = 0
+        for side, step, text in orders:  # round by round: every game's first message, then every second ...
+            for gid in ids:
+                env = new_envelope(gid, side.value, step, text, nonce=hashlib.sha256(f"{gid}{n}".encode()).hexdigest()[:32])
+                box.add(_message(gid, side, step, sign_envelope(env, keys[side].private_pem).to_armor(), n))
+                n += 1
+        box.close()
+        if args.jobs:
+            shutil.copytree(fresh, t / "parallel")
+            wall, done = _pbem(t / "parallel", "inbox", "--mbox", str(t / "in.mbox"), "--jobs", str(args.jobs))
+            print(f"pbem inbox --jobs {args.jobs}: {n} messages in {wall:.2f} s: {n / wall:.1f} submissions/s"
+                  + ("" if done.returncode == 0 else f" (FAILED: {done.stderr.decode()[-300:]})"))
+        wall, done = _pbem(home, "inbox", "--mbox", str(t / "in.mbox"))
+        if done.returncode != 0:
+            print(done.stdout.decode()[-2000:], done.stderr.decode()[-2000:])
+            return 1
+        summary = done.stdout.decode().strip().splitlines()[-1]
+        accepted = int(re.search(r"(\d+) accepted", summary).group(1))  # type: ignore[union-attr]
+        print(f"created {args.games} games in {setup:.1f} s")
+        print(f"pbem inbox: {n} messages ({args.games * resolving} resolving) in {wall:.2f} s: "
+              f"{n / wall:.1f} submissions/s ({accepted} accepted)")
+
+        # pbem submit, whole process, on fresh copies of one game file
+        first, second = orders[0], orders[1]
+        files = {}
+        for name, (side, step, text) in (("sealed", first), ("resolving", second)):
+            env = new_envelope(ids[0], side.value, step, text, nonce="1" * 32)
+            files[name] = t / f"{name}.json"
+            files[name].write_bytes(sign_envelope(env, keys[side].private_pem).to_json().encode())
+        times: dict[str, list[float]] = {"sealed": [], "resolving": []}
+        for run in range(args.runs):
+            h = t / f"run{run}"
+            h.mkdir()
+            shutil.copyfile(fresh / f"{ids[0]}.db", h / f"{ids[0]}.db")
+            for name in ("sealed", "resolving"):
+                wall, done = _pbem(h, "submit", str(files[name]))
+                assert done.returncode == 0, done.stderr.decode()
+                times[name].append(wall)
+        for name, ts in times.items():
+            print(f"pbem submit ({name}), whole process: min {min(ts) * 1000:.0f} ms, "
+                  f"median {statistics.median(ts) * 1000:.0f} ms over {len(ts)} runs")
+        if shutil.which("strace"):
+            h = t / "strace"
+            h.mkdir()
+            shutil.copyfile(fresh / f"{ids[0]}.db", h / f"{ids[0]}.db")
+            _pbem(h, "submit", str(files["sealed"]))
+            log = t / "strace.log"
+            env = dict(os.environ, PYTHONPATH=str(ROOT))
+            subprocess.run(["strace", "-f", "-e", "trace=fsync,fdatasync", "-o", str(log), sys.executable, "-m",
+                            "pbem", "--home", str(h), "submit", str(files["resolving"])], env=env,
+                           capture_output=True, check=True)
+            calls = [ln for ln in log.read_text().splitlines() if re.search(r"\b(fsync|fdatasync)\(", ln)]
+            print(f"pbem submit (resolving): {len(calls)} fsync/fdatasync calls in the whole process")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,428 @@
+"""Kill `pbem` commands with SIGKILL at random moments and check that the rerun does the work
+exactly once (shared by tests/test_crash.py and benchmarks/crash_bench.py).
+
+A fork server (one Python process that imported pbem once) forks a child per command,
+so a kill costs milliseconds, not an interpreter start; the parent kills the child with
+SIGKILL after a given delay (polling every half millisecond), like a power cut for the
+process: no cleanup, no atexit, no flush.
+
+Each scenario prepares a template home, runs its command once uninterrupted for the
+reference state and duration, then per trial: a fresh copy of the template, the command
+killed after a seeded random delay in [0, 1.05 x duration], the same command again
+uninterrupted, and the checks.
+"""
+
+from __future__ import annotations
+
+import json
+import mailbox
+import random
+import re
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, Callable
+
+from store_helpers import cli_env, make_game, signed
+
+from pbem.caesar.board import Side
+from pbem.envelope import generate_keypair, new_envelope, sign_envelope
+from pbem.store import GameSetup, Home, PlayerSetup, parse_duration, parse_time
+
+C, P = Side.CAESAR, Side.POMPEY
+
+SERVER = r"""
+import json, os, signal, sys, time
+import pbem.cli, pbem.mailbox, pbem.store  # imported once; every child starts warm
+from pbem.cli import main
+for line in sys.stdin:
+    req = json.loads(line)
+    out = os.open(req["out"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(out, 1)
+        os.dup2(out, 2)
+        code = 0
+        try:
+            main.main(args=req["args"], prog_name="pbem")
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except BaseException:
+            code = 70
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    os.close(out)
+    delay = req.get("kill_after")
+    if delay is None:
+        _, status = os.waitpid(pid, 0)
+    else:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            left = t0 + delay - time.perf_counter()
+            if left <= 0:
+                os.kill(pid, signal.SIGKILL)
+                _, status = os.waitpid(pid, 0)
+                break
+            time.sleep(min(0.0005, left))
+    killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    print(json.dumps({"killed": killed, "code": code, "elapsed": time.perf_counter() - t0}), flush=True)
+"""
+
+
+class ForkServer:
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", SERVER], env=cli_env(), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+
+    def run(self, args: list[str], out: Path, kill_after: float | None = None) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps({"args": args, "out": str(out), "kill_after": kill_after}) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the fork server died")
+        return dict(json.loads(line))
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+# ---- the state that must not depend on crashes -------------------------------------------------
+
+
+def state(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Everything of a game file that must not depend on when or how often work ran."""
+    con = sqlite3.connect(db)
+    try:
+        q = {
+            "submission": "SELECT id, raw, side, step, digest, verdict, reason, errors, applied_step, orders, related "
+                          "FROM submission ORDER BY id",
+            "event": "SELECT seq, step, audience, kind, text, data, prev_hash, hash FROM event ORDER BY seq",
+            "snapshot": "SELECT step, session, hash, last_event, cause, submission_id, deadline FROM snapshot "
+                        "ORDER BY step",
+            "outbox": "SELECT step, kind, recipient, format, submission_id, email, subject, body, since_event, "
+                      "upto_event FROM outbox ORDER BY step, kind, recipient, format, submission_id",
+            "message": "SELECT digest, message_id, submission_id FROM message ORDER BY digest",
+        }
+        return {name: con.execute(sql).fetchall() for name, sql in q.items()}
+    finally:
+        con.close()
+
+
+def home_state(home: Path) -> dict[str, Any]:
+    return {p.name: state(p) for p in sorted(home.glob("*.db"))}
+
+
+# ---- scenarios ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    command: str
+    trials: int = 0
+    killed: int = 0  # the kill landed before the command ended
+    during: int = 0  # send: the kill interrupted delivery (the rerun had to send something)
+    duplicates: int = 0  # send: extra copies the server received
+    refeeds: int = 0  # inbox/submit: submissions stored beyond the uninterrupted run
+    resends: int = 0  # submit: the file submitted again after the killed run stored it (told: exact resend)
+    problems: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        text = f"{self.command}: {self.trials} trials, {self.killed} killed mid-run"
+        if self.command == "send":
+            rate = self.duplicates / self.during if self.during else 0.0
+            text += (f", {self.during} during delivery, {self.duplicates} duplicate message(s) "
+                     f"({rate:.1%} of the kills during delivery)")
+        else:
+            text += f", {self.refeeds} submission(s) stored twice"
+            if self.command == "submit":
+                text += f", {self.resends} rerun(s) told the file was an exact resend"
+        return text + (f"; {len(self.problems)} problem(s)" if self.problems else "")
+
+
+def _game_orders(home: Path, gid: str, side: Side) -> str:
+    with Home(home).open(gid) as st:
+        hand = sorted(c for c in st.session().game.state.hands[side] if "/" in c)
+    return f"discard {hand[0]}\nplay {hand[1]}\n"
+
+
+def _mail(armor: str, n: int, sender: str) -> bytes:
+    return (f"From: {sender}\nTo: pbem@club.example\nSubject: orders\nMessage-ID: <m{n}@example.org>\n"
+            f"MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\nMy orders:\n\n{armor}\n").encode()
+
+
+class Scenario:
+    command = ""
+
+    def __init__(self, root: Path, server: ForkServer) -> None:
+        self.root, self.server = root, server
+        self.template = root / "template"
+        self.setup()
+        ref = self.copy("reference")
+        run = self.server.run(self.args(ref), root / "reference.out")
+        assert run["code"] == 0, (run, (root / "reference.out").read_text())
+        self.duration = float(run["elapsed"])
+        self.reference = home_state(ref)
+        self.check_reference(ref)
+        self.n = 0
+
+    def setup(self) -> None:
+        raise NotImplementedError
+
+    def args(self, home: Path) -> list[str]:
+        raise NotImplementedError
+
+    def check_reference(self, home: Path) -> None:
+        pass
+
+    def copy(self, name: str) -> Path:
+        target = self.root / name
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(self.template, target)
+        return target
+
+    def trial(self, rng: random.Random, tally: Tally) -> None:
+        self.n += 1
+        home = self.copy("trial")
+        self.before_trial()
+        first = self.server.run(self.args(home), self.root / "killed.out", kill_after=rng.uniform(0, 1.05 * self.duration))
+        tally.trials += 1
+        tally.killed += bool(first["killed"])
+        self.between()
+        again = self.server.run(self.args(home), self.root / "rerun.out")
+        out = (self.root / "rerun.out").read_text()
+        if again["code"] != 0:
+            tally.problems.append(f"{self.command} trial {self.n}: the rerun failed ({again}): {out[-500:]}")
+            return
+        self.check(home, out, tally)
+
+    def before_trial(self) -> None:
+        pass
+
+    def between(self) -> None:
+        pass
+
+    def check(self, home: Path, out: str, tally: Tally) -> None:
+        got = home_state(home)
+        for db, ref in self.reference.items():
+            mine = got.get(db)
+            if mine is None:
+                tally.problems.append(f"{self.command} trial {self.n}: {db} is missing")
+                continue
+            extra = len(mine["submission"]) - len(ref["submission"])
+            tally.refeeds += max(extra, 0)
+            if mine != ref:
+                diff = [k for k in ref if mine[k] != ref[k]]
+                tally.problems.append(f"{self.command} trial {self.n}: {db} differs from the uninterrupted run in "
+                                      f"{diff}")
+
+
+class SubmitScenario(Scenario):
+    """`pbem submit` of the submission that resolves step 1 (six reports rendered)."""
+
+    command = "submit"
+
+    def setup(self) -> None:
+        keys = make_game(self.template)
+        self.pompey = self.root / "p.json"
+        Home(self.template).receive(signed(keys, C, 1, _game_orders(self.template, "g", C)))
+        self.pompey.write_bytes(signed(keys, P, 1, _game_orders(self.template, "g", P)))
+
+    def args(self, home: Path) -> list[str]:
+        return ["--home", str(home), "submit", str(self.pompey)]
+
+    def check(self, home: Path, out: str, tally: Tally) -> None:
+        # `pbem submit` of a file has no mailbox identity: a file submitted again after the killed run
+        # had stored it is told it is an exact resend (a row of its own, verdict duplicate, no reply).
+        got = state(home / "g.db")
+        ref = self.reference["g.db"]
+        resent = [r for r in got["submission"][len(ref["submission"]):]]
+        if resent:
+            if not (len(resent) == 1 and resent[0][5] == "duplicate" and resent[0][10] == ref["submission"][-1][0]
+                    and "exact resend of submission #2" in out):
+                tally.problems.append(f"submit trial {self.n}: after the rerun {resent!r}: {out}")
+            got["submission"] = got["submission"][: len(ref["submission"])]
+            tally.resends += 1
+        if got != ref:
+            tally.problems.append(f"submit trial {self.n}: the game differs in "
+                                  f"{[k for k in ref if got[k] != ref[k]]}")
+
+
+class InboxScenario(Scenario):
+    """`pbem inbox` of seven messages for two games: two steps resolve, one message is junk, one
+    forged, one resends orders in a new message; every delivered one queues a reply."""
+
+    command = "inbox"
+
+    def setup(self) -> None:
+        keys = {}
+        for n, gid in enumerate(("g", "h")):
+            keys[gid] = {s: generate_keypair() for s in Side}
+            players = tuple(PlayerSetup(s, f"{s.value.lower()}@{gid}.example", public_key=keys[gid][s].public_text)
+                            for s in Side)
+            Home(self.template).create(GameSetup(gid, players, seed=11 + n, moderator_email="mod@club.example")).close()
+
+        def armor(gid: str, side: Side, orders: str, key: Side | None = None) -> str:
+            env = new_envelope(gid, side.value, 1, orders, time="2025-03-01T12:00:00Z", nonce=f"{len(orders):032x}")
+            return sign_envelope(env, keys[gid][key or side].private_pem).to_armor()
+
+        g_c = armor("g", C, _game_orders(self.template, "g", C))
+        msgs = [
+            _mail(g_c, 1, "ann@g.example"),
+            _mail(armor("h", C, _game_orders(self.template, "h", C)), 2, "cat@h.example"),
+            b"From: spam@spam.example\nSubject: hello\nMessage-ID: <m3@spam.example>\n\nno orders here\n",
+            _mail(armor("g", P, _game_orders(self.template, "g", P)), 4, "bob@g.example"),
+            _mail(armor("h", P, _game_orders(self.template, "h", P), key=C), 5, "dan@h.example"),  # forged
+            _mail(armor("h", P, _game_orders(self.template, "h", P)), 6, "dan@h.example"),
+            _mail(g_c, 7, "ann@g.example"),  # the same orders in a new message: a duplicate
+        ]
+        self.mbox = self.root / "in.mbox"
+        box = mailbox.mbox(str(self.mbox))
+        for raw in msgs:
+            box.add(raw)
+        box.close()
+
+    def args(self, home: Path) -> list[str]:
+        return ["--home", str(home), "inbox", "--mbox", str(self.mbox)]
+
+    def check_reference(self, home: Path) -> None:
+        verdicts = {db: [r[5] for r in s["submission"]] for db, s in self.reference.items()}
+        assert verdicts == {"g.db": ["accepted", "accepted", "duplicate"], "h.db": ["accepted", "rejected", "accepted"]}
+        for s in self.reference.values():
+            assert [r[4] for r in s["outbox"] if r[1] == "reply"] == [1, 2, 3]  # one reply per submission
+
+    def check(self, home: Path, out: str, tally: Tally) -> None:
+        super().check(home, out, tally)
+        if "error" in out:
+            tally.problems.append(f"inbox trial {self.n}: {out}")
+
+
+class TickScenario(Scenario):
+    """`pbem tick` past the deadline of three games: each step resolves with defaults."""
+
+    command = "tick"
+
+    def setup(self) -> None:
+        start = parse_time("2025-03-01T12:00:00Z")
+        for n, gid in enumerate(("a", "b", "c")):
+            keys = make_game(self.template, game_id=gid, seed=20 + n, deadline=parse_duration("72h"),
+                             clock=lambda: start)
+            if gid == "b":
+                env = new_envelope("b", "Caesar", 1, _game_orders(self.template, "b", C), nonce="0" * 32)
+                Home(self.template).receive(sign_envelope(env, keys[C].private_pem).to_json().encode())
+        self.now = (start + timedelta(hours=73)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def args(self, home: Path) -> list[str]:
+        return ["--home", str(home), "tick", "--now", self.now]
+
+
+class SendScenario(Scenario):
+    """`pbem send` of the inbox scenario's outbox (reports of two steps, replies) to a local
+    aiosmtpd; the rerun sends what is left; the server counts every copy it accepted."""
+
+    command = "send"
+
+    def __init__(self, root: Path, server: ForkServer, template: Path) -> None:
+        from aiosmtpd.controller import Controller
+
+        self.source = template
+        self.received: list[str] = []
+        self.mails = 0
+        outer = self
+
+        class Handler:
+            async def handle_MAIL(self, server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:
+                outer.mails += 1
+                envelope.mail_from = address
+                return "250 OK"
+
+            async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+                # only the Message-ID: the server should answer as fast as a real one (RFC 1047)
+                found = re.search(rb"^Message-ID: *(<[^>]*>)", envelope.content, re.M | re.I)
+                outer.received.append(found.group(1).decode() if found else "-")
+                return "250 Message accepted for delivery"
+
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = int(s.getsockname()[1])
+        self.controller = Controller(Handler(), hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+        super().__init__(root, server)
+        self.expected = sorted(self.received)
+        assert len(self.expected) == len(set(self.expected)) > 10
+
+    def setup(self) -> None:
+        shutil.copytree(self.source, self.template)
+
+    def args(self, home: Path) -> list[str]:
+        return ["--home", str(home), "send", "--smtp", f"127.0.0.1:{self.port}", "--from", "pbem@club.example"]
+
+    def before_trial(self) -> None:
+        self.received.clear()
+        self.mails = 0
+
+    def between(self) -> None:
+        self.first_run = len(self.received)
+        self.first_mails = self.mails
+
+    def check(self, home: Path, out: str, tally: Tally) -> None:
+        rerun = len(self.received) - self.first_run
+        if self.first_mails and rerun:
+            tally.during += 1
+        extra = len(self.received) - len(set(self.received))
+        tally.duplicates += extra
+        if sorted(set(self.received)) != self.expected:
+            tally.problems.append(f"send trial {self.n}: delivered {len(set(self.received))} of "
+                                  f"{len(self.expected)} messages")
+        if any(self.received.count(m) > 2 for m in set(self.received)):
+            tally.problems.append(f"send trial {self.n}: a message was delivered more than twice")
+        for db in home.glob("*.db"):
+            con = sqlite3.connect(db)
+            unsent = con.execute("SELECT COUNT(*) FROM outbox WHERE sent IS NULL AND email != ''").fetchone()[0]
+            con.close()
+            if unsent:
+                tally.problems.append(f"send trial {self.n}: {db.name} has {unsent} unsent rows after the rerun")
+
+    def close(self) -> None:
+        self.controller.stop()
+
+
+def run_all(root: Path, kills: dict[str, int], seed: int, echo: Callable[[str], None] = lambda _: None) -> list[Tally]:
+    """Every scenario with ``kills[command]`` trials; returns one tally per command."""
+    rng = random.Random(seed)
+    server = ForkServer()
+    tallies = []
+    try:
+        made: dict[str, Scenario] = {}
+        for cls in (SubmitScenario, InboxScenario, TickScenario):
+            folder = root / cls.command
+            folder.mkdir()
+            made[cls.command] = cls(folder, server)
+        folder = root / "send"
+        folder.mkdir()
+        send = SendScenario(folder, server, root / "inbox" / "reference")
+        made["send"] = send
+        try:
+            for command, scenario in made.items():
+                tally = Tally(command)
+                for _ in range(kills.get(command, 0)):
+                    scenario.trial(rng, tally)
+                echo(tally.line())
+                tallies.append(tally)
+        finally:
+            send.close()
+    finally:
+        server.close()
+    return tallies

@@ -1,0 +1,33 @@
+"""Exactly once through SIGKILL: `pbem submit`, `inbox`, `tick` and `send` killed at seeded random
+moments (a fork server makes each kill cheap), each followed by the same command run again.
+After every rerun the game files equal those of an uninterrupted run (every submission stored
+once, every reply and report queued once); `send` delivered every message, and the duplicates
+(a kill after the server accepted a message, before it was marked sent) are counted and printed.
+benchmarks/crash_bench.py runs the same with a few hundred kills."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from crashkit import run_all
+
+KILLS = int(os.environ.get("PBEM_CRASH_KILLS", "20"))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the fork server needs os.fork")
+def test_killed_at_random_moments_the_rerun_does_the_work_exactly_once(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    tallies = run_all(tmp_path, {"submit": KILLS, "inbox": KILLS, "tick": KILLS, "send": KILLS}, seed=16)
+    with capsys.disabled():
+        print()
+        for t in tallies:
+            print(f"  {t.line()}")
+    by = {t.command: t for t in tallies}
+    for t in tallies:
+        assert not t.problems, t.problems[:5]
+        assert t.killed >= KILLS // 3, t.line()  # most kills landed while the command ran
+    assert by["inbox"].refeeds == 0 and by["tick"].refeeds == 0
+    assert by["send"].during >= 3, by["send"].line()
+    assert by["send"].duplicates <= by["send"].during  # at most the message in flight, per kill

@@ -1,0 +1,217 @@
+"""Exactly once and honest errors: a mailbox message fed again is recognised by the game file
+(not by the seen-list), a full disk is told apart from a damaged file and says what was
+committed, `pbem tick` reports a resolution it committed before a write failed."""
+
+from __future__ import annotations
+
+import mailbox
+import shutil
+import sqlite3
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+from click.testing import CliRunner
+from store_helpers import cli_env, dump, make_game, signed
+from test_mail import armored_mail, make_games, plain_mail, year_start_orders
+from test_mail import signed as mail_signed
+
+from pbem.caesar.board import Side
+from pbem.cli import main
+from pbem.envelope import parse_submission
+from pbem.mailbox import SEEN_FILE
+from pbem.store import Home, parse_duration, parse_time
+
+C, P = Side.CAESAR, Side.POMPEY
+
+
+def _mbox(path: Path, messages: list[bytes]) -> Path:
+    box = mailbox.mbox(str(path))
+    for raw in messages:
+        box.add(raw)
+    box.close()
+    return path
+
+
+def _replies(home: Path, gid: str) -> list[int | None]:
+    with Home(home).open(gid) as st:
+        return sorted(r.submission_id for r in st.outbox(kind="reply"))
+
+
+def test_a_message_fed_again_is_recognised_by_the_game_file(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    keys = make_games(home, "g")
+    c = mail_signed(keys["g"], "g", C, year_start_orders(home, "g", C))
+    p = mail_signed(keys["g"], "g", P, year_start_orders(home, "g", P))
+    first = armored_mail(c.to_armor(), "1@example.org", "ann@example.org")
+    box = _mbox(tmp_path / "a.mbox", [first, armored_mail(p.to_armor(), "2@example.net", "bob@example.net")])
+    r = CliRunner().invoke(main, ["--home", str(home), "inbox", "--mbox", str(box)])
+    assert r.exit_code == 0, r.output
+    before = dump(home / "g.db")
+    assert [s[5] for s in before["submission"]] == ["accepted", "accepted"]
+    assert _replies(home, "g") == [1, 2]
+
+    (home / SEEN_FILE).unlink()  # the pre-filter is lost (or the process died before writing it)
+    r = CliRunner().invoke(main, ["--home", str(home), "inbox", "--mbox", str(box)])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0] == "g: received before as submission #1 (accepted); nothing stored or answered again"
+    assert r.stdout.splitlines()[-1] == f"mbox:{box}: 2 messages, 2 processed before; this run: nothing new"
+    assert dump(home / "g.db") == before and _replies(home, "g") == [1, 2]
+
+    # The mail server delivers the first message again with another Received header: the same
+    # Message-ID carrying the same signed orders is the same message.
+    again = b"Received: from relay2.example.org; Sat, 01 Mar 2025 18:32:00 +0000\n" + first
+    # A stranger reuses that Message-ID for other orders: that is a new message, decided as usual.
+    stranger = plain_mail(mail_signed(keys["g"], "g", C, "pass\n").to_armor(), "1@example.org", "eve@example.org")
+    box2 = _mbox(tmp_path / "b.mbox", [again, again, stranger])
+    r = CliRunner().invoke(main, ["--home", str(home), "inbox", "--mbox", str(box2), "--json"])
+    assert r.exit_code == 0, r.output
+    import json
+
+    data = json.loads(r.stdout)
+    assert [(x["receipt"]["submission"], x["receipt"]["again"]) for x in data["results"]] == [
+        (1, True), (1, True), (3, False)]
+    assert data["counts"]["already processed"] == 2
+    with Home(home).open("g") as st:
+        assert [s.verdict for s in st.submissions()] == ["accepted", "accepted", "rejected"]
+        assert st.verify().ok
+    assert _replies(home, "g") == [1, 2, 3]
+    con = sqlite3.connect(home / "g.db")
+    assert con.execute("SELECT COUNT(*), COUNT(DISTINCT digest) FROM message").fetchone() == (4, 4)
+    con.close()
+
+
+def test_an_old_game_file_gets_the_message_table_on_its_first_write(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    keys = make_games(home, "g")
+    con = sqlite3.connect(home / "g.db")
+    con.execute("DROP TABLE message")  # as written before the table existed
+    con.commit()
+    con.close()
+    c = mail_signed(keys["g"], "g", C, year_start_orders(home, "g", C))
+    box = _mbox(tmp_path / "a.mbox", [armored_mail(c.to_armor(), "1@example.org", "ann@example.org")])
+    for _ in range(2):
+        (home / SEEN_FILE).unlink(missing_ok=True)
+        r = CliRunner().invoke(main, ["--home", str(home), "inbox", "--mbox", str(box)])
+        assert r.exit_code == 0, r.output
+    with Home(home).open("g") as st:
+        assert len(st.submissions()) == 1
+
+
+# ---- full disks --------------------------------------------------------------------------------
+
+LIMITED = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write over the limit fails with EFBIG instead of killing
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+from pbem.cli import main
+main.main(args=sys.argv[2:], prog_name="pbem")
+"""
+
+
+def limited(limit: int, *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI with every file it writes limited to ``limit`` bytes (like a full disk)."""
+    return subprocess.run([sys.executable, "-c", LIMITED, str(limit), *args], env=cli_env(), capture_output=True,
+                          text=True, timeout=120)
+
+
+def cards(st: Home, side: Side) -> str:
+    with st.open("g") as s:
+        hand = sorted(c for c in s.session().game.state.hands[side] if "/" in c)
+    return f"discard {hand[0]}\nplay {hand[1]}\n"
+
+
+def _honest(err: str) -> None:
+    assert "restore it from a backup" not in err and "not a readable pbem game file" not in err, err
+    assert "The game file is intact" in err and "Free some space" in err, err
+
+
+def test_a_full_disk_during_a_resolving_submit_is_not_called_damage(tmp_path: Path) -> None:
+    ref, home = tmp_path / "ref", tmp_path / "home"
+    keys = make_game(ref)
+    h = Home(ref)
+    h.receive(signed(keys, C, 1, cards(h, C)))
+    shutil.copytree(ref, home)
+    pompey = tmp_path / "p.json"
+    pompey.write_bytes(signed(keys, P, 1, cards(h, P)))
+    h.receive(pompey.read_bytes())  # the uninterrupted run
+    size = (home / "g.db").stat().st_size
+    # the raw submission and the decision fit in the log, the six rendered reports do not
+    r = limited(size // 3, "--home", str(home), "submit", str(pompey))
+    assert r.returncode == 1, r
+    _honest(r.stderr)
+    assert "Nothing was lost: submission #2 is stored and accepted (it resolved the step; step 2 is open); " \
+           "6 reports are not written yet" in r.stderr, r.stderr
+    status = subprocess.run([sys.executable, "-m", "pbem", "--home", str(home), "status"], env=cli_env(),
+                            capture_output=True, text=True, timeout=120)
+    assert status.returncode == 0 and status.stdout.startswith("g: step 2,"), status
+    assert dump(home / "g.db") == dump(ref / "g.db")  # the rerun rendered the missing reports, nothing else
+
+    # With no room even for the raw submission (a long email), nothing is stored and it says so.
+    tiny = tmp_path / "tiny"
+    shutil.copytree(ref, tiny)
+    late = tmp_path / "late.eml"
+    armor = parse_submission(signed(keys, C, 2, "pass")).to_armor()
+    late.write_bytes(plain_mail("Salve,\n" + "quoted history\n" * 8000 + armor, "9@x", "ann@example.org"))
+    before = dump(tiny / "g.db")
+    r = limited(40_000, "--home", str(tiny), "submit", str(late))  # room for the lock index, not for the message
+    assert r.returncode == 1
+    _honest(r.stderr)
+    assert "Nothing of this was stored: submit it again once there is space." in r.stderr, r.stderr
+    assert dump(tiny / "g.db") == before
+
+
+def test_tick_reports_the_step_it_resolved_before_a_write_failed(tmp_path: Path) -> None:
+    start = parse_time("2025-03-01T12:00:00Z")
+    home, ref = tmp_path / "home", tmp_path / "ref"
+    make_game(home, deadline=parse_duration("72h"), clock=lambda: start)
+    shutil.copytree(home, ref)
+    when = (start + timedelta(hours=73)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert CliRunner().invoke(main, ["--home", str(ref), "tick", "--now", when]).exit_code == 0
+    r = limited((home / "g.db").stat().st_size // 3, "--home", str(home), "tick", "--now", when)
+    assert r.returncode == 1, r
+    assert r.stdout == "g: step 1 resolved at its deadline (2025-03-04T12:00:00Z); defaults for Caesar, Pompey\n", r
+    _honest(r.stderr)
+    assert "skipped" not in r.stderr and "6 reports are not written yet" in r.stderr, r.stderr
+    again = CliRunner().invoke(main, ["--home", str(home), "tick", "--now", when])
+    assert again.exit_code == 0 and again.stdout == "g: nothing to do\n"
+    assert dump(home / "g.db") == dump(ref / "g.db")
+
+
+def test_tick_takes_a_lock(tmp_path: Path) -> None:
+    import fcntl
+
+    make_game(tmp_path)
+    with open(tmp_path / ".pbem-tick.lock", "a+b") as f:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # another `pbem tick` is running
+        r = CliRunner().invoke(main, ["--home", str(tmp_path), "tick"])
+    assert r.exit_code == 1 and "another `pbem tick` is running" in r.output
+    assert CliRunner().invoke(main, ["--home", str(tmp_path), "tick"]).exit_code == 0
+
+
+def test_a_damaged_file_is_still_called_damaged(tmp_path: Path) -> None:
+    make_game(tmp_path)
+    data = bytearray((tmp_path / "g.db").read_bytes())
+    data[100:4096] = b"\xff" * (4096 - 100)  # the first page's schema area
+    (tmp_path / "g.db").write_bytes(bytes(data))
+    r = CliRunner().invoke(main, ["--home", str(tmp_path), "status", "--game", "g"])
+    assert r.exit_code == 1 and "restore it from a backup" in r.output and "intact" not in r.output
+
+
+def test_inbox_with_worker_processes_gives_the_same_games(tmp_path: Path) -> None:
+    from crashkit import home_state
+    from test_mail import realistic_mailbox
+
+    one, two = tmp_path / "one", tmp_path / "two"
+    _, messages = realistic_mailbox(one)
+    shutil.copytree(one, two)
+    box = _mbox(tmp_path / "a.mbox", [raw for _, raw in messages])
+    outputs = []
+    for home, jobs in ((one, "1"), (two, "2")):
+        r = CliRunner().invoke(main, ["--home", str(home), "inbox", "--mbox", str(box), "--jobs", jobs])
+        assert r.exit_code == 0, r.output
+        outputs.append(r.stdout.replace(str(home), "HOME"))
+    assert outputs[0] == outputs[1] and "3 accepted, 1 rejected, 1 duplicate, 2 not delivered" in outputs[1]
+    assert home_state(one) == home_state(two)
