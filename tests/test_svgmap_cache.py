@@ -120,7 +120,7 @@ def reference_map(board: Board, pieces: Mapping[str, Sequence[Piece]], *, viewer
 pieces_st = st.builds(
     Piece,
     side=st.sampled_from([Side.CAESAR, Side.POMPEY, None]),
-    label=st.sampled_from(["", "L8 III", "Caesar IV", "Navis ?", "Cleopatra", "<b>&\"x"]),
+    label=st.sampled_from(["", "L8 III", "Caesar IV", "Navis ?", "Cleopatra", "<b>&\"x", "a\tb\r\nc >"]),
     hidden=st.booleans(),
     blue=st.booleans(),
 )
