@@ -254,6 +254,17 @@ def _layout(board: Board, places: Mapping[str, int]) -> _Layout:
     greedy version and checks they agree).
     """
     static = _board_layout(board)
+    key = tuple(sorted((n, p) for n, p in places.items() if p))
+    done = static.layouts.get(key)
+    if done is None:
+        if len(static.layouts) >= _CACHE_LIMIT:
+            static.layouts.clear()
+        done = static.layouts[key] = _place(static, dict(key))
+    return done
+
+
+def _place(static: "_BoardLayout", places: Mapping[str, int]) -> _Layout:
+    """:func:`_layout` without the memo."""
     labels = dict(static.labels)
     clusters: dict[str, _Cluster] = {}
     blocks: list[Box] = []
@@ -349,6 +360,7 @@ class _BoardLayout:
         self._clusters: dict[tuple[str, int], tuple[list[tuple[_Cluster, Box, int]], Box, _Cluster]] = {}
         self._labels: dict[str, tuple[list[tuple[Label, Box, int]], Box, Label]] = {}
         self.xml = _BoardXml(board)
+        self.layouts: dict[tuple[tuple[str, int], ...], _Layout] = {}  # by the places of the pieces
 
     def base(self, box: Box) -> int:
         """``_penalty`` of ``box`` with every first-pass name in place."""
@@ -382,6 +394,8 @@ class _BoardLayout:
 
 
 _BOARDS: dict[int, _BoardLayout] = {}
+#: Entries kept per board for layouts and drawn locations; the memo starts afresh when full.
+_CACHE_LIMIT = 4096
 
 
 def _board_layout(board: Board) -> _BoardLayout:
@@ -726,8 +740,8 @@ def render_map(
         if not here and name not in wanted:
             parts.append(static.xml.empty_location(name))
             continue
-        sp, label, cluster = board.spaces[name], layout.labels[name], layout.clusters.get(name)
-        parts.append(_fragment(lambda root: _draw_location(root, sp, label, cluster, here, viewer, name in wanted)))
+        parts.append(static.xml.location(name, layout.labels[name], layout.clusters.get(name), here, viewer,
+                                         name in wanted))
     parts.append("</g>")
     parts.append(_fragment(lambda root: _text(root, TITLE_POS[0], TITLE_POS[1], title, TITLE_SIZE,
                                               text_anchor="middle", fill=INK, font_weight="bold",
@@ -822,6 +836,7 @@ class _BoardXml:
         self._spaces: dict[tuple[str, Label], str] = {}
         self._legends: dict[Side | None, str] = {}
         self._empty: dict[str, str] = {}
+        self._locations: dict[tuple[str, Label, _Cluster | None, tuple[Piece, ...], Side | None, bool], str] = {}
 
     def space(self, name: str, label: Label) -> str:
         key = (name, label)
@@ -834,6 +849,20 @@ class _BoardXml:
         if viewer not in self._legends:
             self._legends[viewer] = _fragment(lambda r: _draw_legend(r, viewer))
         return self._legends[viewer]
+
+    def location(self, name: str, label: Label, cluster: _Cluster | None, pieces: tuple[Piece, ...],
+                 viewer: Side | None, highlighted: bool) -> str:
+        """A location's group with its pieces: the same pieces in the same place print the
+        same, and they recur from step to step and from viewer to viewer."""
+        key = (name, label, cluster, pieces, viewer, highlighted)
+        got = self._locations.get(key)
+        if got is None:
+            if len(self._locations) >= _CACHE_LIMIT:
+                self._locations.clear()
+            sp = self.board.spaces[name]
+            got = self._locations[key] = _fragment(
+                lambda r: _draw_location(r, sp, label, cluster, pieces, viewer, highlighted))
+        return got
 
     def empty_location(self, name: str) -> str:
         """A location with no pieces and no highlight (no label or cluster is drawn for it)."""
