@@ -74,11 +74,11 @@ def unpack(value: str | bytes) -> str:
 
     number = value[len(MAGIC)] if len(value) > len(MAGIC) and value.startswith(MAGIC) else None
     if number not in DICTIONARIES:
-        raise DamagedBodyError("a stored report body is not in a form this pbem reads (damaged, or written by a newer "
-                         "pbem); `pbem verify` names the step; restore the file from a backup")
+        raise DamagedBodyError("a stored report body is not in a form this pbem reads (damaged, or written by a "
+                               "newer pbem); `pbem verify` names the step; restore the file from a backup")
     try:
         data = zstandard.ZstdDecompressor(dict_data=_dictionary(number)).decompress(value[len(MAGIC) + 1:])
         return data.decode("utf-8")
     except (zstandard.ZstdError, UnicodeDecodeError) as exc:
-        raise DamagedBodyError(f"a stored report body is damaged ({exc}); `pbem verify` names the step; restore the file "
-                         "from a backup") from None
+        raise DamagedBodyError(f"a stored report body is damaged ({exc}); `pbem verify` names the step; "
+                               "restore the file from a backup") from None
