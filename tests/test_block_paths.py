@@ -1,4 +1,6 @@
-"""``block_paths`` checks paths as they grow; it must give exactly the paths ``path_problem`` allows.
+"""The engine's faster option lists give exactly what the plain versions give (so simulated games stay the same).
+
+``block_paths`` checks paths as they grow; it must give exactly the paths ``path_problem`` allows.
 
 The reference here is the plain enumeration: every path the map offers (no
 repeats, at most the block's reach, through open places only), each checked
@@ -57,3 +59,47 @@ def test_block_paths_are_the_paths_path_problem_allows(seed: int, tournament: bo
                 compared += 1
         g.apply(d.side, random_choice(g, d, rng))
     assert compared > 50
+
+
+def reference_new_block_options(g: Game, side) -> list:  # type: ignore[no-untyped-def]
+    """The levy options as first written: every block in sorted order, filtered one by one."""
+    from pbem.caesar.board import BlockType
+    from pbem.caesar.choices import Levy
+    from pbem.caesar.levy import friendly_cities, leader_killed
+    from pbem.caesar.state import BlockStatus
+
+    friendly = friendly_cities(g, side)
+    majors = [c for c in friendly if g.board.spaces[c].is_major_port]
+    killed = leader_killed(g, side)
+    out = []
+    for bid, b in sorted(g.state.blocks.items()):
+        info = g.board.blocks[bid]
+        if info.side is not side or b.status is not BlockStatus.POOL or info.type is BlockType.CLEOPATRA:
+            continue
+        if bid in g.board.third_leaders[side] and not killed:
+            continue
+        if info.type in (BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT):
+            cities = [info.levy_city] if info.levy_city in set(friendly) else []
+        elif info.is_navis:
+            cities = majors
+        else:
+            cities = friendly
+        out.extend(Levy(bid, c) for c in cities)
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_levy_options_keep_their_order(seed: int) -> None:
+    from pbem.caesar.levy import new_block_options
+
+    g = new_game(seed)
+    rng = Rng(seed * 31)
+    compared = 0
+    while not g.is_over() and compared < 60:
+        pend = g.pending()
+        d = pend[rng.below(len(pend))]
+        if d.kind is DecisionKind.LEVIES:
+            assert new_block_options(g, d.side) == reference_new_block_options(g, d.side)
+            compared += 1
+        g.apply(d.side, random_choice(g, d, rng))
+    assert compared > 5
