@@ -8,14 +8,24 @@ Creates a game in a temporary folder, then feeds it random legal submissions
 (signed JSON, as players send them) until ``--steps`` steps have resolved:
 parse, verify the signature, check the orders in the side's view, resolve,
 append the hash-chained events, snapshot, render six reports. Prints
-submissions/s, the mean time to resolve a step with its reports, and the time
-of ``verify`` (the audit replays everything).
+submissions/s, the mean time to resolve a step with its reports, the size of
+the game file per step, and the time of ``verify`` (the audit replays
+everything), in process and as the whole ``pbem verify`` command (median of
+``--runs`` runs; the machine may be shared, so expect noise).
+
+``--keep DIR`` leaves the game (``DIR/bench.pbem``) for other benchmarks, for
+example ``python benchmarks/verify_bench.py DIR``.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import os
+import resource
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -31,10 +41,24 @@ from pbem.envelope import generate_keypair, new_envelope, sign_envelope  # noqa:
 from pbem.store import GameSetup, Home, PlayerSetup  # noqa: E402
 
 
+def verify_command(home: Path) -> tuple[float, float]:
+    """Wall and CPU time (user + system) of ``pbem verify`` on ``home`` in a fresh process, start-up included."""
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "pbem", "--home", str(home), "verify"], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=40, help="steps to resolve")
     ap.add_argument("--seed", type=int, default=3, help="game seed (the orders use seed + 1)")
+    ap.add_argument("--runs", type=int, default=3, help="runs of the whole `pbem verify` command")
+    ap.add_argument("--keep", type=Path, help="copy the game folder here when done")
     args = ap.parse_args()
 
     keys = {s: generate_keypair() for s in Side}
@@ -45,6 +69,7 @@ def main() -> int:
         rng = Rng(args.seed + 1)
         sent = resolved = 0
         resolve_times: list[float] = []
+        resolve_cpu: list[float] = []
         start = time.perf_counter()
         with home.open("bench") as store:
             while resolved < args.steps:
@@ -57,12 +82,13 @@ def main() -> int:
                     nonce = hashlib.sha256(f"{step.number} {side.value} {sent}".encode()).hexdigest()[:32]
                     env = new_envelope("bench", side.value, step.number, orders, nonce=nonce)
                     raw = sign_envelope(env, keys[side].private_pem).to_json().encode("utf-8")
-                    t0 = time.perf_counter()
+                    t0, c0 = time.perf_counter(), time.process_time()
                     store.receive(raw, "bench")
-                    dt = time.perf_counter() - t0
+                    dt, dc = time.perf_counter() - t0, time.process_time() - c0
                     sent += 1
                     if store.session().step().number != step.number:
                         resolve_times.append(dt)
+                        resolve_cpu.append(dc)
                         resolved += 1
                         break
                     session = store.session()
@@ -70,10 +96,21 @@ def main() -> int:
             t0 = time.perf_counter()
             report = store.verify()
             verify_time = time.perf_counter() - t0
+        size = home.file("bench").stat().st_size
+        whole = [verify_command(Path(tmp)) for _ in range(args.runs)]
+        if args.keep:
+            shutil.copytree(tmp, args.keep, dirs_exist_ok=True)
     mean = sum(resolve_times) / len(resolve_times) if resolve_times else 0.0
     print(f"{sent} submissions, {resolved} steps resolved in {elapsed:.2f} s: {sent / elapsed:.1f} submissions/s")
-    print(f"resolving a step with its 6 reports: mean {mean * 1000:.0f} ms, max {max(resolve_times, default=0) * 1000:.0f} ms")
-    print(f"verify (replay and check everything): {verify_time:.2f} s, {'OK' if report.ok else 'FAILED'}")
+    print(f"resolving a step with its 6 reports: mean {mean * 1000:.0f} ms wall, max "
+          f"{max(resolve_times, default=0) * 1000:.0f} ms; median {statistics.median(resolve_cpu or [0]) * 1000:.0f} ms cpu "
+          "(writes to disk wait outside the cpu figure)")
+    print(f"game file: {size / 1024:.0f} KB, {size / 1024 / max(1, resolved):.1f} KB per step")
+    print(f"verify (replay and check everything), in process: {verify_time:.2f} s, {'OK' if report.ok else 'FAILED'}")
+    if whole:
+        wall, cpu = [w for w, _ in whole], [c for _, c in whole]
+        print(f"`pbem verify`, whole process: median {statistics.median(wall):.2f} s wall, "
+              f"{statistics.median(cpu):.2f} s cpu (min {min(wall):.2f} / {min(cpu):.2f}; {len(whole)} runs)")
     return 0 if report.ok else 1
 
 

@@ -62,6 +62,8 @@ __all__ = [
     "parse_time",
     "reminder_body",
     "render_report",
+    "render_view",
+    "report_view",
     "report_subject",
     "sha256_text",
 ]
@@ -258,9 +260,14 @@ def events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
 def render_report(
     session_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None
 ) -> str:
+    return render_view(report_view(session_json, events, row, deadline), row.format)
+
+
+def report_view(session_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None) -> Any:
+    """The :class:`~pbem.caesar.views.View` a report row is rendered from (the text and the
+    html report of one recipient and step share it)."""
     try:
         from pbem.caesar.views import NextStep, build_view
-        from pbem.reports import render_html, render_text
     except ImportError as exc:  # pragma: no cover - only while the report module is missing
         raise StoreError(f"reports cannot be rendered: {exc}; install the complete pbem package") from exc
     session = Session.from_json(json.loads(session_json))
@@ -275,8 +282,16 @@ def render_report(
             awaiting=tuple(s.value for s in step.awaiting),
             templates=tuple(next_step_groups(session, viewer)) if viewer else (),
         )
-    view = build_view(session.game, list(events[: row.upto_event]), viewer, since=row.since_event, next_step=next_step)
-    return render_html(view) if row.format == "html" else render_text(view)
+    return build_view(session.game, list(events[: row.upto_event]), viewer, since=row.since_event, next_step=next_step)
+
+
+def render_view(view: Any, fmt: str) -> str:
+    """A report body from its view: ``fmt`` is ``html`` or ``text``."""
+    try:
+        from pbem.reports import render_html, render_text
+    except ImportError as exc:  # pragma: no cover - only while the report module is missing
+        raise StoreError(f"reports cannot be rendered: {exc}; install the complete pbem package") from exc
+    return render_html(view) if fmt == "html" else render_text(view)
 
 
 def reminder_body(game_id: str, step: int, title: str, deadline: str, side: str) -> str:

@@ -59,8 +59,9 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session as DbSession
 from sqlmodel import SQLModel, create_engine, select
 
-from pbem import audit
+from pbem import audit, bodies
 from pbem.audit import VerifyReport
+from pbem.bodies import DamagedBodyError
 from pbem.caesar.board import Side
 from pbem.caesar.choices import Event
 from pbem.caesar.game import Game, new_game
@@ -790,8 +791,12 @@ class Store:
             snaps = {s.step: s for s in db.exec(select(SnapshotRecord)).all()}
             # Reports only: reminders depend on the clock, and replies (kind "reply") are derived from
             # the verdicts, which the replay checks; neither is compared.
-            outbox = list(db.exec(select(OutboxRecord).where(OutboxRecord.kind == "report")
-                                  .order_by(OutboxRecord.id)).all())  # type: ignore[arg-type]
+            try:
+                outbox = list(db.exec(select(OutboxRecord).where(OutboxRecord.kind == "report")
+                                      .order_by(OutboxRecord.id)).all())  # type: ignore[arg-type]
+            except DamagedBodyError:
+                return VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events),
+                                    problems=_damaged_bodies(db))
         try:
             return audit.verify(game, players, subs, events, snaps, outbox)
         except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # rows too damaged to replay
@@ -799,6 +804,19 @@ class Store:
                                 reports=len(outbox),
                                 problems=[f"the game file is damaged: the replay stopped at {type(exc).__name__}: "
                                           f"{str(exc)[:200]}"])
+
+
+def _damaged_bodies(db: DbSession) -> list[str]:
+    """Which stored report bodies cannot be read, one problem each (read without the column type)."""
+    rows = db.connection().exec_driver_sql("SELECT step, recipient, format, body FROM outbox WHERE kind = 'report' "
+                                           "AND body IS NOT NULL ORDER BY id").all()
+    out = []
+    for step, recipient, fmt, body in rows:
+        try:
+            bodies.unpack(body)
+        except DamagedBodyError as exc:
+            out.append(f"step {step}: the stored {fmt} report for {recipient} cannot be read: {exc}")
+    return out
 
 
 _EMAIL_RE = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+")

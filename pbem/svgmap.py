@@ -29,7 +29,7 @@ import difflib
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from pbem.caesar.board import (
     ROAD_LIMIT,
@@ -245,39 +245,165 @@ def _layout(board: Board, places: Mapping[str, int]) -> _Layout:
     in a fixed order (seas, then cities by value, then name), so the result is
     deterministic: names first, then blocks (which matter more) around them,
     then the names again around the blocks.
+
+    The first pass (names only) never depends on the pieces, so it is done once
+    per board (:class:`_BoardLayout`); the later passes add to the cached
+    penalties of the board only what the blocks and the moved names change. The
+    scores are the same integers as ``_penalty`` over the whole list of
+    obstacles, so the same places win (``tests/test_svgmap.py`` keeps the plain
+    greedy version and checks they agree).
     """
-    x, y, w, h = LEGEND_BOX
-    obstacles: list[tuple[Box, int]] = [((x, y, x + w, y + h), _W_FRAME), (TITLE_BOX, _W_FRAME)]
-    markers = {n: _marker_box(sp) for n, sp in board.spaces.items() if not sp.is_sea}
-    obstacles += [(markers[n], _W_MARKER) for n in sorted(markers)]
-    order = sorted(board.spaces, key=lambda n: (not board.spaces[n].is_sea, -board.spaces[n].vp, n))
-    labels: dict[str, Label] = {}
-    cores: dict[str, Box] = {}
-    for n in order:
-        sp = board.spaces[n]
-        size = SEA_SIZE if sp.is_sea else NAME_SIZE
-        best = min(_label_candidates(sp), key=lambda c: _penalty(_text_box(c, n, size), obstacles))
-        labels[n] = best
-        box = _text_box(best, n, size)
-        obstacles.append((box, _W_LABEL))
-        cores[n] = box if sp.is_sea else markers[n]
+    static = _board_layout(board)
+    key = tuple(sorted((n, p) for n, p in places.items() if p))
+    done = static.layouts.get(key)
+    if done is None:
+        if len(static.layouts) >= _CACHE_LIMIT:
+            static.layouts.clear()
+        done = static.layouts[key] = _place(static, dict(key))
+    return done
+
+
+def _place(static: "_BoardLayout", places: Mapping[str, int]) -> _Layout:
+    """:func:`_layout` without the memo."""
+    labels = dict(static.labels)
     clusters: dict[str, _Cluster] = {}
-    for n in order:
-        if not places.get(n):
+    blocks: list[Box] = []
+    for n in static.order:
+        p = places.get(n)
+        if not p:
             continue
-        # ``min`` keeps the first of equal scores: candidate order is the preference
-        best_c = min(_cluster_candidates(cores[n], places[n]), key=lambda c: _penalty(c.box, obstacles))
+        cands, region, first = static.cluster_candidates(n, p)
+        near = [b for b in blocks if _touches(b, region)]
+        best_c = first  # the best with no blocks around
+        if near:
+            best = -1
+            for c, box, base in cands:  # ``min`` keeps the first of equal scores: candidate order is the preference
+                score = base + _W_BLOCKS * _cover(box, near)
+                if best < 0 or score < best:
+                    best_c, best = c, score
         clusters[n] = best_c
-        obstacles.append((best_c.box, _W_BLOCKS))
+        blocks.append(best_c.box)
     # second look at city names, now that the blocks have their places
-    for n in order:
-        sp = board.spaces[n]
-        if sp.is_sea:
-            continue
-        obstacles.remove((_text_box(labels[n], n, NAME_SIZE), _W_LABEL))
-        labels[n] = min(_label_candidates(sp), key=lambda c: _penalty(_text_box(c, n, NAME_SIZE), obstacles))
-        obstacles.append((_text_box(labels[n], n, NAME_SIZE), _W_LABEL))
+    moved: list[tuple[Box, Box]] = []  # (first-pass box, new box) of names already moved
+    for n in static.cities:
+        cands_l, region, first_l = static.label_candidates(n)
+        near = [b for b in blocks if _touches(b, region)]
+        shifted = [m for m in moved if _touches(m[0], region) or _touches(m[1], region)]
+        best_l = first_l  # the first-pass place, unless blocks or moved names change the scores
+        if near or shifted:
+            best = -1
+            for label, box, base in cands_l:
+                score = base + _W_BLOCKS * _cover(box, near)
+                for was, now in shifted:
+                    score += _W_LABEL * (_cover(box, (now,)) - _cover(box, (was,)))
+                if best < 0 or score < best:
+                    best_l, best = label, score
+        labels[n] = best_l
+        old = static.boxes[n]
+        new_box = _text_box(best_l, n, NAME_SIZE)
+        if new_box != old:
+            moved.append((old, new_box))
     return _Layout(labels, clusters)
+
+
+def _touches(a: Box, b: Box) -> bool:
+    """Whether the boxes overlap with a positive area (the test of ``_penalty``)."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _cover(box: Box, others: Iterable[Box]) -> int:
+    """The area of ``box`` that ``others`` cover, counted once per other box."""
+    x0, y0, x1, y1 = box
+    area = 0
+    for a0, b0, a1, b1 in others:
+        if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1:
+            area += (min(x1, a1) - max(x0, a0)) * (min(y1, b1) - max(y0, b0))
+    return area
+
+
+def _bounds(boxes: Iterable[Box]) -> Box:
+    bs = list(boxes)
+    return (min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs), max(b[3] for b in bs))
+
+
+class _BoardLayout:
+    """What never depends on the pieces: the names after the first pass, and scores against them.
+
+    ``base(box)`` is ``_penalty(box, obstacles)`` for the obstacles of the board
+    once every name has its first-pass place (frame, title, markers, names).
+    """
+
+    def __init__(self, board: Board) -> None:
+        x, y, w, h = LEGEND_BOX
+        obstacles: list[tuple[Box, int]] = [((x, y, x + w, y + h), _W_FRAME), (TITLE_BOX, _W_FRAME)]
+        markers = {n: _marker_box(sp) for n, sp in board.spaces.items() if not sp.is_sea}
+        obstacles += [(markers[n], _W_MARKER) for n in sorted(markers)]
+        self.board = board
+        self.order = sorted(board.spaces, key=lambda n: (not board.spaces[n].is_sea, -board.spaces[n].vp, n))
+        self.cities = [n for n in self.order if not board.spaces[n].is_sea]
+        labels: dict[str, Label] = {}
+        boxes: dict[str, Box] = {}
+        cores: dict[str, Box] = {}
+        for n in self.order:
+            sp = board.spaces[n]
+            size = SEA_SIZE if sp.is_sea else NAME_SIZE
+            best = min(_label_candidates(sp), key=lambda c: _penalty(_text_box(c, n, size), obstacles))
+            labels[n] = best
+            boxes[n] = _text_box(best, n, size)
+            obstacles.append((boxes[n], _W_LABEL))
+            cores[n] = boxes[n] if sp.is_sea else markers[n]
+        self.labels: Mapping[str, Label] = labels
+        self.boxes: Mapping[str, Box] = boxes
+        self.cores: Mapping[str, Box] = cores
+        self._obstacles = tuple(obstacles)
+        self._base: dict[Box, int] = {}
+        self._clusters: dict[tuple[str, int], tuple[list[tuple[_Cluster, Box, int]], Box, _Cluster]] = {}
+        self._labels: dict[str, tuple[list[tuple[Label, Box, int]], Box, Label]] = {}
+        self.xml = _BoardXml(board)
+        self.layouts: dict[tuple[tuple[str, int], ...], _Layout] = {}  # by the places of the pieces
+
+    def base(self, box: Box) -> int:
+        """``_penalty`` of ``box`` with every first-pass name in place."""
+        score = self._base.get(box)
+        if score is None:
+            score = self._base[box] = _penalty(box, self._obstacles)
+        return score
+
+    def cluster_candidates(self, name: str, places: int) -> tuple[list[tuple[_Cluster, Box, int]], Box, _Cluster]:
+        """The candidates of :func:`_cluster_candidates` with their boxes and base scores,
+        the box around them all, and the best of them when no block is near."""
+        key = (name, places)
+        if key not in self._clusters:
+            cands = [(c, c.box, self.base(c.box)) for c in _cluster_candidates(self.cores[name], places)]
+            first = min(cands, key=lambda t: t[2])[0]
+            self._clusters[key] = (cands, _bounds(box for _, box, _ in cands), first)
+        return self._clusters[key]
+
+    def label_candidates(self, name: str) -> tuple[list[tuple[Label, Box, int]], Box, Label]:
+        """A city's name places with their boxes and scores (its own first-pass name taken
+        away), the box around them all, and the best of them when nothing moved."""
+        if name not in self._labels:
+            own = self.boxes[name]
+            cands = []
+            for c in _label_candidates(self.board.spaces[name]):
+                box = _text_box(c, name, NAME_SIZE)
+                cands.append((c, box, self.base(box) - _W_LABEL * _cover(box, (own,))))
+            first = min(cands, key=lambda t: t[2])[0]
+            self._labels[name] = (cands, _bounds(box for _, box, _ in cands), first)
+        return self._labels[name]
+
+
+_BOARDS: dict[int, _BoardLayout] = {}
+#: Entries kept per board for layouts and drawn locations; the memo starts afresh when full.
+_CACHE_LIMIT = 4096
+
+
+def _board_layout(board: Board) -> _BoardLayout:
+    """The board's layout, made once per board (a board is immutable)."""
+    got = _BOARDS.get(id(board))
+    if got is None or got.board is not board:
+        got = _BOARDS[id(board)] = _BoardLayout(board)
+    return got
 
 
 def _slots(cluster: _Cluster, centre: tuple[int, int]) -> list[tuple[int, int]]:
@@ -598,30 +724,151 @@ def render_map(
         lines = [_summary(n, occupied[n]) for n in sorted(occupied)]
         description = f"{title}. " + ("; ".join(lines) + "." if lines else "No blocks on the map.")
 
-    root = ET.Element("svg", {
-        "xmlns": "http://www.w3.org/2000/svg",
-        "viewBox": f"0 0 {WIDTH} {HEIGHT}",
-        "width": "100%",
-        "preserveAspectRatio": "xMidYMid meet",
-        "role": "img",
-        "aria-labelledby": "map-title map-desc",
-        "font-family": FONT,
-        "class": "pbem-map",
-    })
-    _el(root, "title", {"id": "map-title"}, title)
-    _el(root, "desc", {"id": "map-desc"}, description)
-    _el(root, "rect", {"class": "sea", "x": 0, "y": 0, "width": WIDTH, "height": HEIGHT, "fill": SEA_BG})
-
+    static = _board_layout(board)
     layout = _layout(board, {n: min(len(ps), MAX_SHOWN) for n, ps in occupied.items()})
-    _draw_roads(root, board)
-    spaces_layer = _el(root, "g", {"class": "spaces"})
-    for name in sorted(board.spaces, key=lambda n: (not board.spaces[n].is_sea, n)):
-        _draw_space(spaces_layer, board.spaces[name], layout.labels[name])
-    _draw_legend(root, viewer)
-    pieces_layer = _el(root, "g", {"class": "locations"})
+    parts = [static.xml.head]
+    parts.append(_fragment(lambda root: (_el(root, "title", {"id": "map-title"}, title),
+                                         _el(root, "desc", {"id": "map-desc"}, description))))
+    parts.append(static.xml.roads)
+    parts.append('<g class="spaces">')
+    parts.extend(static.xml.space(name, layout.labels[name]) for name in static.xml.space_order)
+    parts.append("</g>")
+    parts.append(static.xml.legend(viewer))
+    parts.append('<g class="locations">')
     for name in sorted(board.spaces):
-        _draw_location(pieces_layer, board.spaces[name], layout.labels[name], layout.clusters.get(name),
-                       occupied.get(name, ()), viewer, name in wanted)
-    _text(root, TITLE_POS[0], TITLE_POS[1], title, TITLE_SIZE, text_anchor="middle", fill=INK,
-          font_weight="bold", class_="map-title", halo=True)
-    return ET.tostring(root, encoding="unicode") + "\n"
+        here = occupied.get(name, ())
+        if not here and name not in wanted:
+            parts.append(static.xml.empty_location(name))
+            continue
+        parts.append(static.xml.location(name, layout.labels[name], layout.clusters.get(name), here, viewer,
+                                         name in wanted))
+    parts.append("</g>")
+    parts.append(_fragment(lambda root: _text(root, TITLE_POS[0], TITLE_POS[1], title, TITLE_SIZE,
+                                              text_anchor="middle", fill=INK, font_weight="bold",
+                                              class_="map-title", halo=True)))
+    parts.append("</svg>\n")
+    return "".join(parts)
+
+
+def _fragment(draw: Callable[[ET.Element], object]) -> str:
+    """The XML of the elements ``draw`` adds to a parent, as they print inside any parent.
+
+    An element prints the same alone or within a tree (no namespaces are used,
+    and no element has a tail), so a document can be put together from pieces
+    serialized at different times.
+    """
+    parent = ET.Element("g")
+    draw(parent)
+    out: list[str] = []
+    for child in parent:
+        _write(child, out)
+    return "".join(out)
+
+
+def _write(el: ET.Element, out: list[str]) -> None:
+    """``ET.tostring(el, encoding="unicode")`` for the elements this module makes, faster.
+
+    The same escaping and the same short empty elements (``<g ... />``), so the
+    bytes are the same (``tests/test_svgmap_cache.py`` compares with ElementTree).
+    """
+    out.append("<" + el.tag)
+    for k, v in el.items():
+        out.append(f' {k}="{_escape_attrib(v)}"')
+    if el.text or len(el):
+        out.append(">")
+        if el.text:
+            out.append(_escape_text(el.text))
+        for child in el:
+            _write(child, out)
+        out.append(f"</{el.tag}>")
+    else:
+        out.append(" />")
+
+
+def _escape_text(text: str) -> str:
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return text
+
+
+def _escape_attrib(text: str) -> str:
+    text = _escape_text(text)
+    for ch, ref in (('"', "&quot;"), ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;")):
+        if ch in text:
+            text = text.replace(ch, ref)
+    return text
+
+
+class _BoardXml:
+    """The parts of the document that depend on the board only, serialized once.
+
+    A space's group depends on where its name went (the blocks can push a city's
+    name), so it is kept per place of the name; the legend per viewer.
+    """
+
+    def __init__(self, board: Board) -> None:
+        root = ET.Element("svg", {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "viewBox": f"0 0 {WIDTH} {HEIGHT}",
+            "width": "100%",
+            "preserveAspectRatio": "xMidYMid meet",
+            "role": "img",
+            "aria-labelledby": "map-title map-desc",
+            "font-family": FONT,
+            "class": "pbem-map",
+        })
+        closing = "</svg>"
+        whole = ET.tostring(root, encoding="unicode", short_empty_elements=False)
+        if not whole.endswith(closing):
+            raise AssertionError(f"unexpected ElementTree output {whole[-20:]!r}")
+        self.head = whole[: -len(closing)]
+        self.board = board
+        def sea_and_roads(r: ET.Element) -> None:
+            _el(r, "rect", {"class": "sea", "x": 0, "y": 0, "width": WIDTH, "height": HEIGHT, "fill": SEA_BG})
+            _draw_roads(r, board)
+
+        self.roads = _fragment(sea_and_roads)
+        self.space_order = sorted(board.spaces, key=lambda n: (not board.spaces[n].is_sea, n))
+        self._spaces: dict[tuple[str, Label], str] = {}
+        self._legends: dict[Side | None, str] = {}
+        self._empty: dict[str, str] = {}
+        self._locations: dict[tuple[str, Label, _Cluster | None, tuple[Piece, ...], Side | None, bool], str] = {}
+
+    def space(self, name: str, label: Label) -> str:
+        key = (name, label)
+        got = self._spaces.get(key)
+        if got is None:
+            got = self._spaces[key] = _fragment(lambda r: _draw_space(r, self.board.spaces[name], label))
+        return got
+
+    def legend(self, viewer: Side | None) -> str:
+        if viewer not in self._legends:
+            self._legends[viewer] = _fragment(lambda r: _draw_legend(r, viewer))
+        return self._legends[viewer]
+
+    def location(self, name: str, label: Label, cluster: _Cluster | None, pieces: tuple[Piece, ...],
+                 viewer: Side | None, highlighted: bool) -> str:
+        """A location's group with its pieces: the same pieces in the same place print the
+        same, and they recur from step to step and from viewer to viewer."""
+        key = (name, label, cluster, pieces, viewer, highlighted)
+        got = self._locations.get(key)
+        if got is None:
+            if len(self._locations) >= _CACHE_LIMIT:
+                self._locations.clear()
+            sp = self.board.spaces[name]
+            got = self._locations[key] = _fragment(
+                lambda r: _draw_location(r, sp, label, cluster, pieces, viewer, highlighted))
+        return got
+
+    def empty_location(self, name: str) -> str:
+        """A location with no pieces and no highlight (no label or cluster is drawn for it)."""
+        got = self._empty.get(name)
+        if got is None:
+            sp = self.board.spaces[name]
+            got = self._empty[name] = _fragment(
+                lambda r: _draw_location(r, sp, ("middle", sp.x, sp.y), None, (), None, False))
+        return got

@@ -5,13 +5,33 @@ Kept apart so the store, the audit and the reply builder share one definition of
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlalchemy import text as sql_text
+from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
+from pbem import bodies
 from pbem.decide import Verdict
 
 SCHEMA = "pbem-store 2"  # 2: outbox.submission_id (replies)
+
+
+class ReportBody(TypeDecorator[str]):
+    """A report body: read and written as ``str``, stored compressed (see :mod:`pbem.bodies`).
+
+    The column stays ``TEXT`` (SQLite keeps a value's own type, so a compressed body is a
+    BLOB in it), and bodies stored in full by earlier versions read as they are."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Any) -> Any:
+        return None if value is None else bodies.pack(value)
+
+    def process_result_value(self, value: Any, dialect: Any) -> str | None:
+        return None if value is None else bodies.unpack(value)
 
 
 # ---- tables --------------------------------------------------------------------------
@@ -103,7 +123,7 @@ class OutboxRecord(SQLModel, table=True):
     email: str = ""
     format: str  # text | html
     subject: str
-    body: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    body: str | None = Field(default=None, sa_column=Column(ReportBody, nullable=True))  # compressed
     since_event: int = 0  # events before this index were in the recipient's earlier reports
     upto_event: int = 0
     created: str

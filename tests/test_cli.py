@@ -283,3 +283,69 @@ def test_examples_are_found_in_a_checkout() -> None:
     from pbem.cli import examples_dir
 
     assert (Path(str(examples_dir())) / "game.json").is_file()
+
+
+def _report_bodies(db: Path) -> list[tuple[int, int, str, str, Any]]:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT id, step, recipient, format, body FROM outbox WHERE kind = 'report' "
+                           "ORDER BY id").fetchall()
+    finally:
+        con.close()
+
+
+def _set_body(db: Path, oid: int, stored: Any) -> None:
+    con = sqlite3.connect(db)
+    con.execute("UPDATE outbox SET body = ? WHERE id = ?", (stored, oid))
+    con.commit()
+    con.close()
+
+
+def test_report_bodies_are_stored_compressed(demo_home: Path) -> None:
+    from pbem.bodies import MAGIC
+
+    rows = _report_bodies(demo_home / f"{DEMO_GAME}.db")
+    assert rows and all(isinstance(r[4], bytes) and r[4].startswith(MAGIC) for r in rows)
+
+
+def test_verify_fails_naming_the_step_when_a_report_byte_changes(demo_home: Path, tmp_path: Path) -> None:
+    from pbem.bodies import pack, unpack
+
+    home, db = _demo_copy(demo_home, tmp_path)
+    oid, step, recipient, fmt, stored = next(r for r in _report_bodies(db) if r[3] == "html" and r[1] == 3)
+    body = unpack(stored)
+    at = body.index('class="pbem-map"') + 7  # one letter of the map's class
+    _set_body(db, oid, pack(_flip(body, at)))
+    r = run("--home", str(home), "verify", "--game", DEMO_GAME)
+    assert r.exit_code == 1
+    line = body[:at].count("\n") + 1
+    assert r.stdout.splitlines()[:2] == [
+        f"{DEMO_GAME}: FAILED",
+        f"  step 3: the html report for {recipient} differs from a fresh rendering at line {line}",
+    ]
+
+
+def test_verify_names_a_report_body_that_cannot_be_read(demo_home: Path, tmp_path: Path) -> None:
+    home, db = _demo_copy(demo_home, tmp_path)
+    oid, step, recipient, fmt, stored = _report_bodies(db)[-1]
+    _set_body(db, oid, _flip(stored, len(stored) // 2))
+    r = run("--home", str(home), "verify", "--game", DEMO_GAME)
+    assert r.exit_code == 1
+    lines = r.stdout.splitlines()
+    assert lines[0] == f"{DEMO_GAME}: FAILED"
+    assert lines[1].startswith(f"  step {step}: the stored {fmt} report for {recipient} cannot be read: ")
+
+
+def test_a_game_file_with_reports_stored_in_full_still_works(demo_home: Path, tmp_path: Path) -> None:
+    """Game files written before compression hold every body as TEXT: they read and verify as before."""
+    from pbem.bodies import unpack
+
+    home, db = _demo_copy(demo_home, tmp_path)
+    for oid, _, _, _, stored in _report_bodies(db):
+        _set_body(db, oid, unpack(stored))
+    assert all(isinstance(r[4], str) for r in _report_bodies(db))
+    assert ok("--home", str(home), "verify", "--game", DEMO_GAME) == ok("--home", str(demo_home), "verify", "--game",
+                                                                        DEMO_GAME)
+    for who in ("Caesar", "moderator"):
+        args = ("report", "--game", DEMO_GAME, "--side", who, "--format", "html")
+        assert ok("--home", str(home), *args) == ok("--home", str(demo_home), *args)

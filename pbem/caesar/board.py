@@ -207,6 +207,7 @@ _SHORT_FORMS = {
 }
 
 
+@cache  # a BlockInfo is frozen; names are resolved against every block, often
 def block_aliases(info: BlockInfo) -> tuple[str, ...]:
     """Every normalized spelling a player may use for ``info`` (own side implied)."""
     out = {_norm(info.name)}

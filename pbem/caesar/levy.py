@@ -170,10 +170,12 @@ def new_block_options(g: "Game", side: Side) -> list[Levy]:
     killed = leader_killed(g, side)
     third = g.board.third_leaders[side]
     out: list[Levy] = []
-    for bid, b in sorted(g.state.blocks.items()):
-        info = g.board.blocks[bid]
-        if info.side is not side or b.status is not BlockStatus.POOL or info.type is BlockType.CLEOPATRA:
-            continue
+    blocks = g.board.blocks
+    pool = [bid for bid, b in g.state.blocks.items()  # filtered before sorting: the same order, less to sort
+            if b.status is BlockStatus.POOL and blocks[bid].side is side
+            and blocks[bid].type is not BlockType.CLEOPATRA]
+    for bid in sorted(pool):
+        info = blocks[bid]
         if bid in third and not killed:
             continue
         if info.type in (BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT):

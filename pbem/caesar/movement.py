@@ -465,27 +465,54 @@ def block_paths(g: "Game", side: Side, bid: str) -> list[tuple[str, ...]]:
     origin = b.loc
     if _activation_problem(g, c, origin):
         return []
+    # What :func:`path_problem` checks that does not depend on the path: when it fails, no path is legal.
+    if (c.event in LAND_EVENTS and info.is_navis) or (c.event == "Neptune" and not info.is_navis):
+        return []
+    if info.is_navis and origin in c.anchors and _navis_left(g, side, origin) <= 1:
+        return []
     max_steps = 2 if info.is_navis else (3 if c.event == "Mercury" else 2)
     out: list[tuple[str, ...]] = []
     board = g.board
+    pluto = c.event == "Pluto"
+    road_use = g.state.road_use
+    pins: dict[str, bool] = {}  # first step -> whether pinning allows it
 
     def nexts(loc: str) -> list[str]:
         if info.is_navis:
             return [e.other(loc) for e in board.sea_edges[loc]]
         return [e.other(loc) for e in board.roads[loc]]
 
-    stack: list[tuple[str, ...]] = [(origin,)]
+    def edge_fits(a: str, b: str, attacking: bool) -> bool:
+        """The checks of :func:`path_problem` on one edge of the path."""
+        e = board.edge_between(a, b)
+        if info.is_navis:
+            return e is not None and e.kind is EdgeKind.SEA
+        if e is None or e.kind is EdgeKind.SEA:
+            return False
+        return road_use.get(road_key(side, a, b), 0) + 1 <= g.road_limit(e.kind, attacking=attacking, pluto=pluto)
+
+    # Each path is checked as it grows: ``sound`` says every edge of the path so far passes
+    # as an edge that is not the last of an attack (the checks of a longer path through it).
+    # The result is the paths for which ``path_problem(..., well_formed=True)`` is None.
+    stack: list[tuple[tuple[str, ...], bool]] = [((origin,), True)]
     while stack:
-        p = stack.pop()
+        p, sound = stack.pop()
         for n in nexts(p[-1]):
             if n in p:
                 continue
             q = p + (n,)
-            if path_problem(g, side, bid, q, well_formed=True) is None:
-                out.append(q)
+            steps = len(q) - 1
             ctl = g.control(n, side)
-            if len(q) - 1 < max_steps and ctl in _OPEN:
-                stack.append(q)
+            attacking = ctl in _HOSTILE
+            too_far = attacking and steps > (1 if info.is_navis else max_steps - 1)
+            if sound and not too_far and edge_fits(p[-1], n, attacking):
+                first = q[1]
+                if first not in pins:
+                    pins[first] = _pin_problem(g, side, origin, first) is None
+                if pins[first]:
+                    out.append(q)
+            if steps < max_steps and ctl in _OPEN:
+                stack.append((q, sound and edge_fits(p[-1], n, False)))
     return sorted(out)
 
 

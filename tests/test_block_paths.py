@@ -1,0 +1,105 @@
+"""The engine's faster option lists give exactly what the plain versions give (so simulated games stay the same).
+
+``block_paths`` checks paths as they grow; it must give exactly the paths ``path_problem`` allows.
+
+The reference here is the plain enumeration: every path the map offers (no
+repeats, at most the block's reach, through open places only), each checked
+whole with :func:`~pbem.caesar.movement.path_problem`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.caesar.choices import DecisionKind
+from pbem.caesar.game import Game, new_game
+from pbem.caesar.movement import _OPEN, _activation_problem, block_paths, movable_blocks, path_problem
+from pbem.caesar.playout import random_choice
+from pbem.caesar.rng import Rng
+from pbem.caesar.state import Options
+
+
+def reference_paths(g: Game, side, bid: str) -> list[tuple[str, ...]]:  # type: ignore[no-untyped-def]
+    c = g.state.command
+    b = g.state.blocks.get(bid)
+    if c is None or b is None or b.loc is None or b.side is not side or bid in g.state.moved:
+        return []
+    info = g.info(bid)
+    if _activation_problem(g, c, b.loc):
+        return []
+    max_steps = 2 if info.is_navis else (3 if c.event == "Mercury" else 2)
+    edges = g.board.sea_edges if info.is_navis else g.board.roads
+    out = []
+    stack: list[tuple[str, ...]] = [(b.loc,)]
+    while stack:
+        p = stack.pop()
+        for e in edges[p[-1]]:
+            n = e.other(p[-1])
+            if n in p:
+                continue
+            q = p + (n,)
+            if path_problem(g, side, bid, q, well_formed=True) is None:
+                out.append(q)
+            if len(q) - 1 < max_steps and g.control(n, side) in _OPEN:
+                stack.append(q)
+    return sorted(out)
+
+
+@pytest.mark.parametrize("seed,tournament", [(1, False), (2, False), (3, True), (4, False), (5, True), (6, False)])
+def test_block_paths_are_the_paths_path_problem_allows(seed: int, tournament: bool) -> None:
+    g = new_game(seed, Options(tournament=tournament))
+    rng = Rng(seed * 977)
+    compared = 0
+    while not g.is_over() and compared < 400:
+        pend = g.pending()
+        d = pend[rng.below(len(pend))]
+        if d.kind is DecisionKind.MOVES:
+            for bid in movable_blocks(g, d.side):
+                assert block_paths(g, d.side, bid) == reference_paths(g, d.side, bid), (seed, bid)
+                compared += 1
+        g.apply(d.side, random_choice(g, d, rng))
+    assert compared > 50
+
+
+def reference_new_block_options(g: Game, side) -> list:  # type: ignore[no-untyped-def]
+    """The levy options as first written: every block in sorted order, filtered one by one."""
+    from pbem.caesar.board import BlockType
+    from pbem.caesar.choices import Levy
+    from pbem.caesar.levy import friendly_cities, leader_killed
+    from pbem.caesar.state import BlockStatus
+
+    friendly = friendly_cities(g, side)
+    majors = [c for c in friendly if g.board.spaces[c].is_major_port]
+    killed = leader_killed(g, side)
+    out = []
+    for bid, b in sorted(g.state.blocks.items()):
+        info = g.board.blocks[bid]
+        if info.side is not side or b.status is not BlockStatus.POOL or info.type is BlockType.CLEOPATRA:
+            continue
+        if bid in g.board.third_leaders[side] and not killed:
+            continue
+        if info.type in (BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT):
+            cities = [info.levy_city] if info.levy_city in set(friendly) else []
+        elif info.is_navis:
+            cities = majors
+        else:
+            cities = friendly
+        out.extend(Levy(bid, c) for c in cities)
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_levy_options_keep_their_order(seed: int) -> None:
+    from pbem.caesar.levy import new_block_options
+
+    g = new_game(seed)
+    rng = Rng(seed * 31)
+    compared = 0
+    while not g.is_over() and compared < 60:
+        pend = g.pending()
+        d = pend[rng.below(len(pend))]
+        if d.kind is DecisionKind.LEVIES:
+            assert new_block_options(g, d.side) == reference_new_block_options(g, d.side)
+            compared += 1
+        g.apply(d.side, random_choice(g, d, rng))
+    assert compared > 5
