@@ -18,7 +18,7 @@ from pbem.caesar.game import Game, new_game
 from pbem.caesar.invariants import violations
 from pbem.caesar.playout import random_decisions
 from pbem.caesar.rng import Rng
-from pbem.caesar.state import BlockStatus
+from pbem.caesar.state import BlockStatus, Options
 from pbem.caesar.steps import Session, StepKind
 from pbem.caesar.views import build_view
 
@@ -151,8 +151,8 @@ def test_a_whole_game_bot_against_greedy_every_submission_accepted() -> None:
     assert rec.winner in (C, P, None) and rec.steps > 20 and rec.reason
 
 
-def test_random_and_greedy_players_answer_every_step() -> None:
-    rec = play_match({C: RandomPlayer(), P: GreedyPlayer(cap=6)}, seed=4)
+def test_random_and_greedy_players_answer_every_step_free_deployment_included() -> None:
+    rec = play_match({C: RandomPlayer(), P: GreedyPlayer(cap=6)}, seed=4, options=Options(free_deployment=True))
     assert rec.reason
 
 

@@ -283,3 +283,33 @@ def test_examples_are_found_in_a_checkout() -> None:
     from pbem.cli import examples_dir
 
     assert (Path(str(examples_dir())) / "game.json").is_file()
+
+
+# ---- the computer opponent ---------------------------------------------------------------------
+
+
+def test_bot_prints_a_submission_the_engine_accepts_and_explains_it(demo_home: Path) -> None:
+    (game,) = json.loads(ok("--home", str(demo_home), "status", "--json"))
+    side = game["awaiting"][0]
+    args = ("--home", str(demo_home), "bot", "--game", DEMO_GAME, "--side", side, "--iterations", "12", "--seed", "4")
+    text = ok(*args)
+    assert text.strip() and not text.startswith("#")
+    assert ok(*args) == text  # reproducible with a fixed seed and iteration budget
+    explained = ok(*args, "--explain")
+    assert explained.startswith(text) and f"positions consistent with what {side} has seen" in explained
+    from pbem.caesar.board import Side
+    from pbem.store import Home
+
+    with Home(demo_home).open(DEMO_GAME) as st:
+        session = st.session()
+    session.check(Side(side), text)
+    other = "Pompey" if side == "Caesar" and "Pompey" not in game["awaiting"] else "Caesar"
+    if other not in game["awaiting"]:
+        r = run("--home", str(demo_home), "bot", "--game", DEMO_GAME, "--side", other)
+        assert r.exit_code == 1 and f"not {other}" in r.output
+
+
+def test_simulate_between_computer_players_prints_win_rates_with_intervals() -> None:
+    out = ok("simulate", "--caesar", "greedy", "--games", "1", "--seed", "3")
+    assert re.search(r"Caesar \(greedy\): \d/1 wins = [\d.]+% \(95% CI [\d.]+-[\d.]+%\)", out)
+    assert "Pompey (random):" in out

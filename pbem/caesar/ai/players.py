@@ -164,21 +164,22 @@ def _drive(obs: Observation, rng: Rng, choose: Chooser) -> Answer:
     belief = Belief(obs)
     work = belief.sample(rng)  # the bot's own pieces and cards are exact in every sample
     if kind is StepKind.DEPLOYMENT:
-        d = Decision(side, DecisionKind.DEPLOY)
-        ch = next(iter(work.legal(d)))
+        from pbem.caesar.cards import historical_deployment
         from pbem.caesar.orders import block_display
 
-        lines = [f"deploy {loc}: {', '.join(block_display(work.board, b, side) for b in ids)}" for loc, ids in ch.placement]  # type: ignore[union-attr]
-        return Answer("\n".join(lines) + "\n")
+        placement = historical_deployment(work, side).placement
+        deploy = [f"deploy {loc}: {', '.join(block_display(work.board, b, side) for b in ids)}" for loc, ids in placement]
+        return Answer("\n".join(deploy) + "\n")
     prefix: list[Choice] = []
     lines: list[str] = []
     considered: list[tuple[str, tuple[Weighed, ...]]] = []
     total = 0
     for _ in range(400):
         _advance_to_own(work, side, rng)
-        d = _own_decision(work, side, kind)
-        if d is None:
+        own = _own_decision(work, side, kind)
+        if own is None:
             break
+        d = own
         if kind is StepKind.YEAR_START and d.kind not in (DecisionKind.DISCARD, DecisionKind.PLAY):
             break
         ch, weighed, n = choose(belief, work, d, prefix, rng)
@@ -202,10 +203,10 @@ def _drive(obs: Observation, rng: Rng, choose: Chooser) -> Answer:
 
 def candidates(g: Game, d: Decision, rng: Rng, cap: int) -> list[Choice]:
     """Legal choices for ``d``; when there are more than ``cap``, the stage's end plus a random ``cap``."""
-    opts = [o for o in g.legal(d) if not isinstance(o, MainAttack)]  # the first entry's road is the main attack
+    opts: list[Choice] = [o for o in g.legal(d) if not isinstance(o, MainAttack)]  # the first entry's road is the main attack
     if len(opts) <= cap:
         return opts
-    ends = [o for o in opts if isinstance(o, (EndMoves, EndLevies))]
+    ends: list[Choice] = [o for o in opts if isinstance(o, (EndMoves, EndLevies))]
     rest = [o for o in opts if not isinstance(o, (EndMoves, EndLevies))]
     rng.shuffle(rest)
     return ends + rest[: cap - len(ends)]
@@ -274,8 +275,8 @@ class Bot:
             opts = candidates(g, d, r, 24)
             if len(opts) > self.width:
                 ranked = sorted(((_one_ply(g, side, ch), i, ch) for i, ch in enumerate(opts)), key=lambda t: (-t[0], t[1]))
-                keep = [ch for _, _, ch in ranked[: self.width - 1]]
-                ends = [o for o in opts if isinstance(o, (EndMoves, EndLevies)) and o not in keep]
+                keep: list[Choice] = [ch for _, _, ch in ranked[: self.width - 1]]
+                ends: list[Choice] = [o for o in opts if isinstance(o, (EndMoves, EndLevies)) and o not in keep]
                 opts = keep + (ends[:1] if ends else [ranked[self.width - 1][2]])
             if len(opts) == 1:
                 return opts[0], (), 0
