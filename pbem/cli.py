@@ -195,12 +195,15 @@ def _player(side: Side, email: str, key: Path | None, password: str | None) -> P
 @click.option("--free-deployment", is_flag=True, help="Free deployment (5.3) as the first step.")
 @click.option("--battles", type=click.Choice([m.value for m in BattleMode]), default=BattleMode.PLANNED.value, show_default=True, help="planned: battles follow the plans and published defaults; interactive: ask at every decision a plan does not cover.")
 @click.option("--deadline", metavar="DURATION", help="Time for each step, like 72h, 3d or 1d12h; `pbem tick` applies defaults after it.")
+@click.option("--computer", type=click.Choice(SIDES, case_sensitive=False), help="A computer player for this side: the moderator's loop (new, submit, inbox, tick) answers its steps with signed submissions (a key made in the home folder).")
+@click.option("--strength", type=click.FloatRange(0.01), default=1.0, show_default=True, help="With --computer: its thinking time per step, in units of 2 seconds.")
+@click.option("--computer-iterations", type=click.IntRange(1), help="With --computer: a fixed number of search iterations per step instead of the clock (reproducible).")
 @json_option
 def new(
     game_id: str, caesar_email: str, pompey_email: str, caesar_key: Path | None, pompey_key: Path | None,
     caesar_password: str | None, pompey_password: str | None, moderator_email: str, seed: int | None,
     scenario: Path | None, tournament: bool, free_deployment: bool, battles: str, deadline: str | None,
-    as_json: bool,
+    computer: str | None, strength: float, computer_iterations: int | None, as_json: bool,
 ) -> None:
     """Create a game and register both players.
 
@@ -209,6 +212,9 @@ def new(
         pbem new club-1 --caesar-email ann@example.org --caesar-key ann.pub \\
             --pompey-email bob@example.org --pompey-password 'open sesame' --deadline 72h
     """
+    if computer is not None:
+        caesar_key, pompey_key = _computer_key(game_id, Side(computer.capitalize()), caesar_key, pompey_key,
+                                               caesar_password, pompey_password)
     players = (
         _player(Side.CAESAR, caesar_email, caesar_key, caesar_password),
         _player(Side.POMPEY, pompey_email, pompey_key, pompey_password),
@@ -244,6 +250,14 @@ def new(
         status = st.status()
         record = st.game()
         reports = len(st.outbox())
+    if computer is not None:
+        from pbem.computer import new_computer, save_computer
+
+        save_computer(_obj().open_home().path, game_id, new_computer(Side(computer.capitalize()), strength, computer_iterations))
+        _computer_turns(game_id)
+        with _obj().open_home().open(game_id) as st:
+            status = st.status()
+            reports = len(st.outbox())
     if as_json:
         _echo_json({"game": game_id, "file": str(st.path), "seed": record.seed, "status": status.to_json(),
                     "reports": reports})
@@ -253,6 +267,28 @@ def new(
     click.echo(f"seed {record.seed}, battles {battles}, deadline per step {dl}")
     click.echo(f"step {status.step}: {status.title} (waits for {', '.join(status.awaiting)})")
     click.echo(f"{reports} reports queued (see `pbem report --game {game_id} --side Caesar`)")
+
+
+def _computer_key(game_id: str, side: Side, caesar_key: Path | None, pompey_key: Path | None,
+                  caesar_password: str | None, pompey_password: str | None) -> tuple[Path | None, Path | None]:
+    """``pbem new --computer SIDE``: make the bot's key pair in the home folder and register it for SIDE."""
+    from pbem.computer import make_computer_key
+
+    given = (caesar_key, caesar_password) if side is Side.CAESAR else (pompey_key, pompey_password)
+    if any(x is not None for x in given):
+        raise click.UsageError(f"--computer {side.value}: the computer signs {side.value}'s orders with its own key; "
+                               f"drop --{side.value.lower()}-key and --{side.value.lower()}-password")
+    public = make_computer_key(_obj().open_home().path, game_id, side)
+    return (public, pompey_key) if side is Side.CAESAR else (caesar_key, public)
+
+
+def _computer_turns(game_id: str | None = None) -> None:
+    """Let computer players answer the steps that wait for them (after a step may have opened)."""
+    from pbem.computer import play_computer_turns
+
+    for gid, receipt in play_computer_turns(_obj().open_home(), game_id):
+        for line in describe_receipt(receipt):
+            click.echo(f"{gid}: computer: {line}", err=True)
 
 
 @main.command()
@@ -443,6 +479,8 @@ def submit(file: Any, game_id: str | None, as_json: bool) -> None:
                                    f"{MAX_SUBMISSION_BYTES} bytes, the limit for a submission; nothing was stored "
                                    "(send only the signed file or the block that `pbem sign` printed)")
     receipt = _obj().open_home().receive(raw, source=str(source), game=game_id)
+    if receipt.verdict is Verdict.ACCEPTED:
+        _computer_turns(receipt.game)
     if as_json:
         _echo_json(receipt.to_json())
     else:
@@ -584,6 +622,7 @@ def tick(now: str | None, as_json: bool) -> None:
     # one damaged game file must not keep the other games' deadlines from being applied
     ticked, failed = _each_game(_obj().open_home(), None, lambda st: (st.game_id, st.tick(when)))
     done = dict(ticked)
+    _computer_turns()
     if as_json:
         _echo_json(done)
     else:
@@ -623,6 +662,7 @@ def inbox(mbox: Path | None, maildir: Path | None, retry: bool, as_json: bool) -
         raise click.UsageError("give exactly one of --mbox FILE or --maildir DIR")
     run = read_inbox(_obj().open_home(), mbox=mbox, maildir=maildir, retry=retry,
                      on_result=None if as_json else lambda r: click.echo(r.line()))
+    _computer_turns()
     if as_json:
         _echo_json(run.to_json())
     else:

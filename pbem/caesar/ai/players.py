@@ -34,7 +34,7 @@ from typing import Callable, Protocol, Sequence
 
 from pbem.caesar.ai.belief import Belief, Observation
 from pbem.caesar.board import Side
-from pbem.caesar.choices import Choice, Decision, DecisionKind, EndLevies, EndMoves, MainAttack
+from pbem.caesar.choices import Action, BattleAction, Choice, Decision, DecisionKind, EndLevies, EndMoves, MainAttack
 from pbem.caesar.game import Game
 from pbem.caesar.playout import random_choice
 from pbem.caesar.rng import Rng
@@ -53,7 +53,7 @@ class Budget:
     iterations: int | None = 400
     seconds: float | None = None
     clock: Callable[[], float] | None = None
-    horizon: int = 40  # random decisions after the candidate before the position is scored
+    horizon: int = 120  # at most this many simulated decisions after the candidate
 
     @classmethod
     def for_strength(cls, strength: float, clock: Callable[[], float] | None, iterations: int | None = None) -> "Budget":
@@ -109,13 +109,29 @@ def heuristic(g: Game, side: Side) -> float:
     return 1.0 / (1.0 + math.exp(-score / 2.5))
 
 
+def playout_choice(g: Game, d: Decision, rng: Rng) -> Choice:
+    """The fast policy of the simulations: random, except that blocks in battle fire when they can
+    (a random retreat or pass throws battles away and makes every attack look bad)."""
+    if d.kind is DecisionKind.BATTLE_TURN:
+        fire = [o for o in g.legal(d) if isinstance(o, BattleAction) and o.action is Action.FIRE]
+        if fire:
+            return rng.choice(fire)
+    return random_choice(g, d, rng)
+
+
 def rollout(g: Game, side: Side, rng: Rng, horizon: int) -> float:
+    """Play on with :func:`playout_choice` until this game turn's battles are over (at most
+    ``horizon`` decisions), then score the position for ``side``."""
+    start = (g.state.year, g.state.turn)
     for _ in range(horizon):
         if g.is_over():
             break
+        st = g.state
+        if (st.year, st.turn) != start and st.phase in (Phase.CARD, Phase.DISCARD, Phase.WINTER):
+            break
         pend = g.pending()
         d = pend[0] if len(pend) == 1 else pend[rng.below(len(pend))]
-        g.apply(d.side, random_choice(g, d, rng))
+        g.apply(d.side, playout_choice(g, d, rng))
     return heuristic(g, side)
 
 
@@ -259,6 +275,7 @@ class Bot:
     name: str = "bot"
     width: int = 8  # candidates kept per decision (moves: the best by the greedy score)
     explore: float = 0.7  # UCB1 exploration constant
+    prior_weight: float = 1.0  # progressive bias: the greedy score's weight, divided by visits + 1
 
     def answer(self, obs: Observation, rng: Rng) -> Answer:
         b = self.budget
@@ -273,11 +290,14 @@ class Bot:
         def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Choice, tuple[Weighed, ...], int]:
             side = d.side
             opts = candidates(g, d, r, 24)
+            prior = {i: _one_ply(g, side, ch) for i, ch in enumerate(opts)}
+            ranked = sorted(((prior[i], i, ch) for i, ch in enumerate(opts)), key=lambda t: (-t[0], t[1]))
             if len(opts) > self.width:
-                ranked = sorted(((_one_ply(g, side, ch), i, ch) for i, ch in enumerate(opts)), key=lambda t: (-t[0], t[1]))
                 keep: list[Choice] = [ch for _, _, ch in ranked[: self.width - 1]]
                 ends: list[Choice] = [o for o in opts if isinstance(o, (EndMoves, EndLevies)) and o not in keep]
                 opts = keep + (ends[:1] if ends else [ranked[self.width - 1][2]])
+            first = {id(ch): p for p, _, ch in ranked}
+            bias = [first[id(ch)] for ch in opts]  # the one-ply score: a prior that fades with visits
             if len(opts) == 1:
                 return opts[0], (), 0
             # each decision gets a share of what is left of the step's budget (a command has several)
@@ -299,7 +319,8 @@ class Bot:
                     i = n
                 else:
                     logn = math.log(n)
-                    i = max(range(len(opts)), key=lambda k: total[k] / visits[k] + self.explore * math.sqrt(logn / visits[k]))
+                    i = max(range(len(opts)), key=lambda k: total[k] / visits[k] + self.explore * math.sqrt(logn / visits[k])
+                            + self.prior_weight * bias[k] / (visits[k] + 1))
                 det = belief.sample(r)
                 _replay(det, side, prefix, r)
                 _advance_to_own(det, side, r)
@@ -308,7 +329,7 @@ class Bot:
                 visits[i] += 1
                 n += 1
             spent[0] += n
-            best = max(range(len(opts)), key=lambda k: (visits[k], total[k] / max(1, visits[k]), -k))
+            best = max(range(len(opts)), key=lambda k: (visits[k], total[k] / max(1, visits[k]) + self.prior_weight * bias[k] / (visits[k] + 1), -k))
             weighed = tuple(
                 sorted(
                     (Weighed(_say(g, side, opts[k]), visits[k], total[k] / max(1, visits[k])) for k in range(len(opts))),
