@@ -173,7 +173,7 @@ def test_a_budget_by_clock_stops_the_search() -> None:
     side = s.step().awaiting[0]
     bot = Bot(Budget(iterations=None, seconds=20, clock=lambda: float(next(ticks)), horizon=5))
     a = bot.answer(observe_session(s, log, side), Rng(1))
-    assert 0 < a.iterations < 40
+    assert 0 < a.iterations <= 20 * 8  # stopped by the clock: no iteration cap was set
     s.check(side, a.text)
 
 

@@ -11,13 +11,17 @@ The bot (:class:`Bot`) decides its step one engine decision at a time (a card, a
 move, a levy, a battle answer). For each decision it keeps a short list of
 candidates (all legal choices, or for moves the best few by the greedy score plus
 "end the moves") and runs single-level information-set Monte Carlo search over
-them: every iteration draws a fresh complete position from the belief (so hidden
-blocks, the enemy's hand and future dice vary between iterations), replays the
-bot's earlier choices of this step, applies the candidate picked by UCB1, plays
-on with fast random play for a fixed horizon and scores the result (a finished
-game counts as a win, loss or draw; otherwise a heuristic from victory points,
-strength on the map and who is stronger in each contested city). The candidate
-with the most visits is played. Search stops at an iteration budget, or when an
+them in rounds: each round draws a fresh complete position from the belief (so
+hidden blocks, the enemy's hand and future dice vary between rounds), replays the
+bot's earlier choices of this step, and tries every candidate still in on that same
+position with the same simulation dice (common random numbers: the difference
+between two candidates is not luck). After the candidate, play goes on at random
+(except that blocks in battle fire) until the game turn's battles are over, and the
+result is scored (a finished game counts as a win, loss or draw; otherwise a
+heuristic from victory points, strength on the map and who is stronger in each
+contested city). Every second round the worse half of the candidates is dropped
+(successive halving). The best mean score wins, the greedy score breaking near-ties
+(a prior that fades with the number of samples). Search stops at an iteration budget, or when an
 injected clock passes its deadline, whichever comes first.
 
 Battle plans and winter orders are left to the published defaults (every block
@@ -274,7 +278,6 @@ class Bot:
     budget: Budget = field(default_factory=Budget)
     name: str = "bot"
     width: int = 8  # candidates kept per decision (moves: the best by the greedy score)
-    explore: float = 0.7  # UCB1 exploration constant
     prior_weight: float = 1.0  # progressive bias: the greedy score's weight, divided by visits + 1
 
     def answer(self, obs: Observation, rng: Rng) -> Answer:
@@ -309,27 +312,31 @@ class Bot:
                 deadline = b.clock() + max(0.0, left()) / share
             visits = [0] * len(opts)
             total = [0.0] * len(opts)
-            n = 0
+            alive = list(range(len(opts)))
+            n = rounds = 0
             while True:
-                if cap is not None and n >= cap:
+                if cap is not None and n + len(alive) > cap and rounds > 0:
                     break
-                if deadline is not None and b.clock is not None and n >= len(opts) and b.clock() >= deadline:
+                if deadline is not None and b.clock is not None and rounds > 0 and b.clock() >= deadline:
                     break
-                if n < len(opts):
-                    i = n
-                else:
-                    logn = math.log(n)
-                    i = max(range(len(opts)), key=lambda k: total[k] / visits[k] + self.explore * math.sqrt(logn / visits[k])
-                            + self.prior_weight * bias[k] / (visits[k] + 1))
+                # one round: every candidate still in is tried on the same sampled position with the
+                # same simulation dice (common random numbers), so their difference is not luck
                 det = belief.sample(r)
                 _replay(det, side, prefix, r)
                 _advance_to_own(det, side, r)
-                det.apply(side, opts[i])
-                total[i] += rollout(det, side, r, b.horizon)
-                visits[i] += 1
-                n += 1
+                seed = r.next64()
+                for i in alive:
+                    trial = det.copy()
+                    trial.apply(side, opts[i])
+                    total[i] += rollout(trial, side, Rng(seed), b.horizon)
+                    visits[i] += 1
+                    n += 1
+                rounds += 1
+                if rounds % 2 == 0 and len(alive) > 2:  # successive halving: spend on the close ones
+                    alive.sort(key=lambda k: (-(total[k] / visits[k] + self.prior_weight * bias[k] / (visits[k] + 1)), k))
+                    alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
             spent[0] += n
-            best = max(range(len(opts)), key=lambda k: (visits[k], total[k] / max(1, visits[k]) + self.prior_weight * bias[k] / (visits[k] + 1), -k))
+            best = max(alive, key=lambda k: (total[k] / visits[k] + self.prior_weight * bias[k] / (visits[k] + 1), -k))
             weighed = tuple(
                 sorted(
                     (Weighed(_say(g, side, opts[k]), visits[k], total[k] / max(1, visits[k])) for k in range(len(opts))),
