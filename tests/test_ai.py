@@ -19,7 +19,7 @@ from pbem.caesar.invariants import violations
 from pbem.caesar.playout import random_decisions
 from pbem.caesar.rng import Rng
 from pbem.caesar.state import BlockStatus, Options
-from pbem.caesar.steps import Session, StepKind
+from pbem.caesar.steps import BattleMode, Session, Settings, StepKind
 from pbem.caesar.views import build_view
 
 C, P = Side.CAESAR, Side.POMPEY
@@ -87,11 +87,11 @@ def test_the_observation_holds_no_enemy_block_identity_strength_hand_or_dice() -
 # ---- it cannot cheat --------------------------------------------------------------------------
 
 
-def _session_at(kind: StepKind, seed: int) -> tuple[Session, list[Event]]:
+def _session_at(kind: StepKind, seed: int, settings: Settings | None = None) -> tuple[Session, list[Event]]:
     g = new_game(seed)
     log = list(g.events)
     g.events = []
-    s = Session(g)
+    s = Session(g, settings or Settings())
     rng = Rng(seed)
     for _ in range(300):
         step = s.step()
@@ -131,6 +131,15 @@ def test_games_alike_in_what_the_bot_sees_give_it_the_same_input_and_the_same_su
     assert a == b
     s.check(side, a.text)  # and the engine accepts it in the real game, and in the twin
     twin.check(side, a.text)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_the_bot_answers_an_interactive_battle_step_with_an_order_the_engine_accepts(seed: int) -> None:
+    s, log = _session_at(StepKind.BATTLE, seed, Settings(BattleMode.INTERACTIVE))
+    side = s.step().awaiting[0]
+    a = Bot(Budget(iterations=12, horizon=20)).answer(observe_session(s, log, side), Rng(seed))
+    assert len(a.text.splitlines()) == 1
+    s.submit(side, a.text)
 
 
 def test_the_bot_draws_from_its_own_generator_not_the_games_dice() -> None:

@@ -5,7 +5,8 @@ the position with everything hidden from that side taken out, and the events tha
 side may see. It is the only input of the computer players (:mod:`pbem.caesar.ai.players`)
 and of anything else that must reason as one side does (battle odds). Taken out:
 
-* the enemy's blocks on the map (non-Cleopatra): their identities and strengths. What
+* the enemy's blocks on the map (non-Cleopatra, and not face up in the battle being
+  fought, whose blocks are revealed to both sides): their identities and strengths. What
   stays is public: how many stand where (the same counts as the side's report,
   :func:`pbem.caesar.views._enemy_counts`), and each one's part in this turn's public
   record (which contest entry it made, whether it moved, its battle role), under a
@@ -84,10 +85,31 @@ def known_eliminated(visible: Sequence[Event], enemy: Side, board: Board) -> set
     return out
 
 
-def _is_hidden(g: Game, bid: str, side: Side, known: set[str]) -> bool:
+def battle_revealed(visible: Sequence[Event], g: Game, enemy: Side) -> set[str]:
+    """Enemy blocks revealed in the battle being fought (7.1; reserves when they arrive) and still in it."""
+    bs = g.state.battle
+    if bs is None:
+        return set()
+    start = None
+    for i, e in enumerate(visible):
+        if e.kind == "battle" and e.data.get("loc") == bs.loc:
+            start = i
+    if start is None:
+        return set()
+    out: set[str] = set()
+    for e in visible[start:]:
+        if e.kind in ("battle", "reserves") and e.data.get("loc") == bs.loc:
+            for r in e.data.get("revealed", []):
+                out.add(str(r.get("block")))
+    st = g.state
+    return {b for b in out if b in st.blocks and st.blocks[b].status is BlockStatus.MAP
+            and st.blocks[b].loc == bs.loc and st.blocks[b].side is enemy}
+
+
+def _is_hidden(g: Game, bid: str, side: Side, known: set[str], revealed: set[str]) -> bool:
     b = g.state.blocks[bid]
     info = g.board.blocks[bid]
-    if bid == CLEOPATRA:
+    if bid == CLEOPATRA or bid in revealed:
         return False
     if b.status is BlockStatus.MAP:
         return b.side is side.enemy
@@ -150,7 +172,8 @@ def observe(game: Game, log: Sequence[Event], side: Side, session: dict[str, Any
     d["hands"] = {side.value: list(st.hands[side]), enemy.value: len(st.hands[enemy])}
     d["sealed"] = {k: v for k, v in d["sealed"].items() if k == side.value}
     d["enemy_sealed"] = enemy in st.sealed
-    hidden = sorted(bid for bid in st.blocks if _is_hidden(game, bid, side, known))
+    revealed = battle_revealed(visible, game, enemy)  # face up in the battle: identity and strength public
+    hidden = sorted(bid for bid in st.blocks if _is_hidden(game, bid, side, known, revealed))
     on_map = [bid for bid in hidden if st.blocks[bid].status is BlockStatus.MAP]
     keyed = sorted(on_map, key=lambda bid: (st.blocks[bid].loc or "", _canon(_public_marks(d, bid)), bid))
     # ties in the key are blocks nobody can tell apart: their order does not matter

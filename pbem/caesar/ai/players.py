@@ -45,6 +45,7 @@ from pbem.caesar.rng import Rng
 from pbem.caesar.state import BlockStatus, Phase
 from pbem.caesar.stepdefs import StepKind
 from pbem.caesar.translate import order_for
+from pbem.errors import PbemError
 
 #: Seconds per step at ``--strength 1`` (the issue's default on the reference machine).
 SECONDS_PER_STRENGTH = 2.0
@@ -321,9 +322,7 @@ class Bot:
                     break
                 # one round: every candidate still in is tried on the same sampled position with the
                 # same simulation dice (common random numbers), so their difference is not luck
-                det = belief.sample(r)
-                _replay(det, side, prefix, r)
-                _advance_to_own(det, side, r)
+                det = _position_for(belief, g, d, prefix, r)
                 seed = r.next64()
                 for i in alive:
                     trial = det.copy()
@@ -346,6 +345,22 @@ class Bot:
             return opts[best], weighed, n
 
         return _drive(obs, rng, choose)
+
+
+def _position_for(belief: Belief, g: Game, d: Decision, prefix: list[Choice], rng: Rng) -> Game:
+    """A fresh sampled position at decision ``d`` (the bot's earlier choices of the step replayed).
+    Samples where the hidden part changes what is asked (whose turn it is in a battle, when
+    reserves arrive) are drawn again; the working position ``g`` is the last resort."""
+    for _ in range(20):
+        det = belief.sample(rng)
+        try:
+            _replay(det, d.side, prefix, rng)
+            _advance_to_own(det, d.side, rng)
+        except PbemError:
+            continue
+        if any(p == d for p in det.pending()):
+            return det
+    return g.copy()
 
 
 def _say(g: Game, side: Side, ch: Choice) -> str:
