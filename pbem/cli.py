@@ -200,12 +200,15 @@ def _player(side: Side, email: str, key: Path | None, password: str | None) -> P
 @click.option("--free-deployment", is_flag=True, help="Free deployment (5.3) as the first step.")
 @click.option("--battles", type=click.Choice([m.value for m in BattleMode]), default=BattleMode.PLANNED.value, show_default=True, help="planned: battles follow the plans and published defaults; interactive: ask at every decision a plan does not cover.")
 @click.option("--deadline", metavar="DURATION", help="Time for each step, like 72h, 3d or 1d12h; `pbem tick` applies defaults after it.")
+@click.option("--computer", type=click.Choice(SIDES, case_sensitive=False), help="A computer player for this side: the moderator's loop (new, submit, inbox, tick) answers its steps with signed submissions (a key made in the home folder).")
+@click.option("--strength", type=click.FloatRange(0.01), default=1.0, show_default=True, help="With --computer: its thinking time per step, in units of 2 seconds.")
+@click.option("--computer-iterations", type=click.IntRange(1), help="With --computer: a fixed number of search iterations per step instead of the clock (reproducible).")
 @json_option
 def new(
     game_id: str, caesar_email: str, pompey_email: str, caesar_key: Path | None, pompey_key: Path | None,
     caesar_password: str | None, pompey_password: str | None, moderator_email: str, seed: int | None,
     scenario: Path | None, tournament: bool, free_deployment: bool, battles: str, deadline: str | None,
-    as_json: bool,
+    computer: str | None, strength: float, computer_iterations: int | None, as_json: bool,
 ) -> None:
     """Create a game and register both players.
 
@@ -214,6 +217,9 @@ def new(
         pbem new club-1 --caesar-email ann@example.org --caesar-key ann.pub \\
             --pompey-email bob@example.org --pompey-password 'open sesame' --deadline 72h
     """
+    if computer is not None:
+        caesar_key, pompey_key = _computer_key(game_id, Side(computer.capitalize()), caesar_key, pompey_key,
+                                               caesar_password, pompey_password)
     players = (
         _player(Side.CAESAR, caesar_email, caesar_key, caesar_password),
         _player(Side.POMPEY, pompey_email, pompey_key, pompey_password),
@@ -249,6 +255,14 @@ def new(
         status = st.status()
         record = st.game()
         reports = len(st.outbox())
+    if computer is not None:
+        from pbem.computer import new_computer, save_computer
+
+        save_computer(_obj().open_home().path, game_id, new_computer(Side(computer.capitalize()), strength, computer_iterations))
+        _computer_turns(game_id)
+        with _obj().open_home().open(game_id) as st:
+            status = st.status()
+            reports = len(st.outbox())
     if as_json:
         _echo_json({"game": game_id, "file": str(st.path), "seed": record.seed, "status": status.to_json(),
                     "reports": reports})
@@ -258,6 +272,28 @@ def new(
     click.echo(f"seed {record.seed}, battles {battles}, deadline per step {dl}")
     click.echo(f"step {status.step}: {status.title} (waits for {', '.join(status.awaiting)})")
     click.echo(f"{reports} reports queued (see `pbem report --game {game_id} --side Caesar`)")
+
+
+def _computer_key(game_id: str, side: Side, caesar_key: Path | None, pompey_key: Path | None,
+                  caesar_password: str | None, pompey_password: str | None) -> tuple[Path | None, Path | None]:
+    """``pbem new --computer SIDE``: make the bot's key pair in the home folder and register it for SIDE."""
+    from pbem.computer import make_computer_key
+
+    given = (caesar_key, caesar_password) if side is Side.CAESAR else (pompey_key, pompey_password)
+    if any(x is not None for x in given):
+        raise click.UsageError(f"--computer {side.value}: the computer signs {side.value}'s orders with its own key; "
+                               f"drop --{side.value.lower()}-key and --{side.value.lower()}-password")
+    public = make_computer_key(_obj().open_home().path, game_id, side)
+    return (public, pompey_key) if side is Side.CAESAR else (caesar_key, public)
+
+
+def _computer_turns(game_id: str | None = None) -> None:
+    """Let computer players answer the steps that wait for them (after a step may have opened)."""
+    from pbem.computer import play_computer_turns
+
+    for gid, receipt in play_computer_turns(_obj().open_home(), game_id):
+        for line in describe_receipt(receipt):
+            click.echo(f"{gid}: computer: {line}", err=True)
 
 
 @main.command()
@@ -448,6 +484,8 @@ def submit(file: Any, game_id: str | None, as_json: bool) -> None:
                                    f"{MAX_SUBMISSION_BYTES} bytes, the limit for a submission; nothing was stored "
                                    "(send only the signed file or the block that `pbem sign` printed)")
     receipt = _obj().open_home().receive(raw, source=str(source), game=game_id)
+    if receipt.verdict is Verdict.ACCEPTED:
+        _computer_turns(receipt.game)
     if as_json:
         _echo_json(receipt.to_json())
     else:
@@ -606,6 +644,7 @@ def tick(now: str | None, as_json: bool) -> None:
     with lock:
         ticked, failed = _each_game(home, None, work)
     done = dict(ticked)
+    _computer_turns()
     if as_json:
         _echo_json(done)
     else:
@@ -646,6 +685,7 @@ def inbox(mbox: Path | None, maildir: Path | None, retry: bool, jobs: int, as_js
         raise click.UsageError("give exactly one of --mbox FILE or --maildir DIR")
     run = read_inbox(_obj().open_home(), mbox=mbox, maildir=maildir, retry=retry, jobs=jobs,
                      on_result=None if as_json else lambda r: click.echo(r.line()))
+    _computer_turns()
     if as_json:
         _echo_json(run.to_json())
     else:
@@ -716,6 +756,55 @@ def send(game_id: str | None, server: str, sender: str, starttls: bool, user: st
         sys.exit(1)
 
 
+# ---- the computer opponent ----------------------------------------------------------------------
+
+
+@main.command()
+@game_option()
+@click.option("--side", type=click.Choice(SIDES, case_sensitive=False), required=True, help="The side the bot plays.")
+@click.option("--explain", is_flag=True, help="Also say why: the alternatives weighed and their estimated scores.")
+@click.option("--strength", type=click.FloatRange(0.01), default=1.0, show_default=True, help="Thinking time per step, in units of 2 seconds.")
+@click.option("--iterations", type=click.IntRange(1), help="Search this many iterations instead of a time budget (reproducible with --seed).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="The bot's own random seed (default: the step number).")
+def bot(game_id: str, side: str, explain: bool, strength: float, iterations: int | None, seed: int | None) -> None:
+    """Print the submission the computer player would send for the open step.
+
+    It sees only what the side sees: that side's events and its view of the position.
+
+    \b
+    Example:
+        pbem bot --game club-1 --side Pompey --explain --iterations 60
+    """
+    from pbem.caesar.ai.players import make_player
+
+    who = Side(side.capitalize())
+    with _obj().open_home().open(game_id) as st:
+        session = st.session()
+        log = [ev for _, _, ev in st.events(who.value)]
+    step = session.step()
+    if not step.awaits(who):
+        waiting = ", ".join(s.value for s in step.awaiting) or "nobody"
+        raise click.ClickException(f"step {step.number} ({step.title}) waits for {waiting}, not {who.value}")
+    answer, _ = _bot_answer(session, log, who, make_player("bot", strength, time.perf_counter, iterations),
+                            step.number if seed is None else seed)
+    click.echo(answer.text, nl=False)
+    if explain:
+        click.echo(f"# {answer.iterations} search iterations over positions consistent with what {who.value} has seen")
+        for what, alternatives in answer.considered:
+            click.echo(f"# {what}:")
+            for w in alternatives[:6]:
+                click.echo(f"#   {w.order:<40} est. {100 * w.value:5.1f}%  ({w.visits} samples)")
+
+
+def _bot_answer(session: Any, log: list[Any], side: Side, player: Any, seed: int) -> tuple[Any, Any]:
+    """The computer player's answer for ``side`` at the open step, from that side's observation only."""
+    from pbem.caesar.ai.match import observe_session
+    from pbem.caesar.rng import Rng
+
+    obs = observe_session(session, log, side)
+    return player.answer(obs, Rng(seed)), obs
+
+
 # ---- simulation and the sample game ----------------------------------------------------------
 
 
@@ -724,18 +813,29 @@ def send(game_id: str | None, server: str, sender: str, starttls: bool, user: st
 @click.option("--seed", type=int, default=1, show_default=True, help="The first game's seed (then seed+1, ...).")
 @click.option("--tournament", is_flag=True, help="Tournament rule C5.")
 @click.option("--free-deployment", is_flag=True, help="Free deployment (5.3).")
+@click.option("--caesar", "caesar_player", type=click.Choice(["bot", "greedy", "random"]), help="A computer player for Caesar: the games go through the step layer as order text, and the win rates are printed with 95% confidence intervals.")
+@click.option("--pompey", "pompey_player", type=click.Choice(["bot", "greedy", "random"]), help="A computer player for Pompey (default random when --caesar is given).")
+@click.option("--strength", type=click.FloatRange(0.01), default=1.0, show_default=True, help="The bot's thinking time per step, in units of 2 seconds.")
+@click.option("--iterations", type=click.IntRange(1), help="Fix the bot's search to this many iterations per step instead of a time budget (reproducible).")
 @json_option
-def simulate(n: int, seed: int, tournament: bool, free_deployment: bool, as_json: bool) -> None:
+def simulate(n: int, seed: int, tournament: bool, free_deployment: bool, caesar_player: str | None,
+             pompey_player: str | None, strength: float, iterations: int | None, as_json: bool) -> None:
     """Play random legal games and print the speed and who won.
+
+    With --caesar or --pompey, computer players (bot, greedy, random) play each other.
 
     \b
     Example:
         pbem simulate --games 100 --seed 7
+        pbem simulate --caesar greedy --pompey random --games 4
     """
     from pbem.caesar.playout import PlayoutError, play_random_game
     from pbem.caesar.playout import simulate as run
 
     options = Options(free_deployment=free_deployment, tournament=tournament)
+    if caesar_player or pompey_player:
+        _simulate_players(n, seed, options, caesar_player or "random", pompey_player or "random", strength, iterations, as_json)
+        return
     try:
         rep = run(n, seed, options, clock=time.perf_counter)
     except PlayoutError as exc:
@@ -758,6 +858,28 @@ def simulate(n: int, seed: int, tournament: bool, free_deployment: bool, as_json
     click.echo(f"{rep.games} games, {rep.decisions} decisions in {rep.seconds:.2f} s: "
                f"{rep.games_per_second:.1f} games/s, {rep.decisions_per_second:.0f} decisions/s")
     click.echo(", ".join(f"{k} {v}" for k, v in rep.tally.items()))
+
+
+def _simulate_players(n: int, seed: int, options: Options, caesar: str, pompey: str, strength: float,
+                      iterations: int | None, as_json: bool) -> None:
+    """``pbem simulate --caesar X --pompey Y``: whole games between computer players."""
+    from pbem.caesar.ai.match import Tally, play_match
+    from pbem.caesar.ai.players import make_player
+
+    names = {Side.CAESAR: caesar, Side.POMPEY: pompey}
+    tally = Tally()
+    start = time.perf_counter()
+    for i in range(n):
+        players = {s: make_player(names[s], strength, time.perf_counter, iterations) for s in Side}
+        tally.add(play_match(players, seed + i, options))
+    seconds = time.perf_counter() - start
+    if as_json:
+        _echo_json({"games": tally.games, "seconds": seconds, "players": {s.value: names[s] for s in Side},
+                    "tally": tally.wins})
+        return
+    click.echo(f"{tally.games} games in {seconds:.1f} s")
+    for line in tally.lines(names):
+        click.echo(line)
 
 
 def examples_dir() -> Any:

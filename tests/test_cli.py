@@ -37,7 +37,7 @@ def ok(*args: str, **kw: Any) -> str:
 def test_every_command_has_help_with_an_example_and_is_documented() -> None:
     doc = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
     assert set(main.commands) == {"new", "keygen", "sign", "submit", "status", "report", "log", "state",
-                                  "verify", "tick", "games", "simulate", "demo", "inbox", "send"}
+                                  "verify", "tick", "games", "simulate", "demo", "inbox", "send", "bot"}
     for name, cmd in main.commands.items():
         assert cmd.help and cmd.help.strip().splitlines()[0].endswith("."), name
         assert "Example:" in cmd.help, name
@@ -349,3 +349,31 @@ def test_a_game_file_with_reports_stored_in_full_still_works(demo_home: Path, tm
     for who in ("Caesar", "moderator"):
         args = ("report", "--game", DEMO_GAME, "--side", who, "--format", "html")
         assert ok("--home", str(home), *args) == ok("--home", str(demo_home), *args)
+# ---- the computer opponent ---------------------------------------------------------------------
+
+
+def test_bot_prints_a_submission_the_engine_accepts_and_explains_it(demo_home: Path) -> None:
+    (game,) = json.loads(ok("--home", str(demo_home), "status", "--json"))
+    side = game["awaiting"][0]
+    args = ("--home", str(demo_home), "bot", "--game", DEMO_GAME, "--side", side, "--iterations", "12", "--seed", "4")
+    text = ok(*args)
+    assert text.strip() and not text.startswith("#")
+    assert ok(*args) == text  # reproducible with a fixed seed and iteration budget
+    explained = ok(*args, "--explain")
+    assert explained.startswith(text) and f"positions consistent with what {side} has seen" in explained
+    from pbem.caesar.board import Side
+    from pbem.store import Home
+
+    with Home(demo_home).open(DEMO_GAME) as st:
+        session = st.session()
+    session.check(Side(side), text)
+    other = "Pompey" if side == "Caesar" and "Pompey" not in game["awaiting"] else "Caesar"
+    if other not in game["awaiting"]:
+        r = run("--home", str(demo_home), "bot", "--game", DEMO_GAME, "--side", other)
+        assert r.exit_code == 1 and f"not {other}" in r.output
+
+
+def test_simulate_between_computer_players_prints_win_rates_with_intervals() -> None:
+    out = ok("simulate", "--caesar", "greedy", "--games", "1", "--seed", "3")
+    assert re.search(r"Caesar \(greedy\): \d/1 wins = [\d.]+% \(95% CI [\d.]+-[\d.]+%\)", out)
+    assert "Pompey (random):" in out

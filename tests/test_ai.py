@@ -1,0 +1,203 @@
+"""The computer players: the belief sampler, the players' submissions, and that the bot cannot cheat."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem.caesar.ai.belief import Belief, observe
+from pbem.caesar.ai.match import Tally, observe_session, play_match, wilson
+from pbem.caesar.ai.players import Bot, Budget, GreedyPlayer, RandomPlayer, heuristic
+from pbem.caesar.autoplay import random_orders
+from pbem.caesar.board import Side
+from pbem.caesar.choices import Event
+from pbem.caesar.game import Game, new_game
+from pbem.caesar.invariants import violations
+from pbem.caesar.playout import random_decisions
+from pbem.caesar.rng import Rng
+from pbem.caesar.state import BlockStatus, Options
+from pbem.caesar.steps import BattleMode, Session, Settings, StepKind
+from pbem.caesar.views import build_view
+
+C, P = Side.CAESAR, Side.POMPEY
+
+
+def _played(seed: int, n: int) -> tuple[Game, list[Event]]:
+    g = new_game(seed)
+    log = list(g.events)
+    g.events = []
+    log += random_decisions(g, Rng(seed ^ 0xABC), n)
+    return g, log
+
+
+# ---- the belief sampler -------------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(0, 1200), draw=st.integers(0, 2**32))
+def test_every_sample_is_legal_and_agrees_exactly_with_what_the_side_has_seen(seed: int, n: int, draw: int) -> None:
+    g, log = _played(seed, n)
+    for side in Side:
+        obs = observe(g, log, side)
+        belief = Belief(obs)
+        for k in range(3):
+            sample = belief.sample(Rng(draw + k))
+            assert violations(sample) == []
+            assert sample.problems() == []
+            assert observe(sample, log, side) == obs  # the same observation, field for field
+            assert build_view(sample, log, side) == build_view(g, log, side)  # the same report
+            # the side's own pieces and cards are exact
+            own = {b: s for b, s in sample.state.blocks.items() if s.status is BlockStatus.MAP and s.side is side}
+            assert own == {b: s for b, s in g.state.blocks.items() if s.status is BlockStatus.MAP and s.side is side}
+            assert sample.state.hands[side] == g.state.hands[side]
+
+
+def test_samples_vary_the_hidden_part_and_use_only_unseen_cards() -> None:
+    g, log = _played(11, 40)
+    assert len(g.state.hands[P]) >= 2
+    obs = observe(g, log, C)
+    belief = Belief(obs)
+    samples = [belief.sample(Rng(k)) for k in range(30)]
+    enemy_blocks = {tuple(sorted((b, s.loc, s.strength) for b, s in x.state.blocks.items() if s.side is P and s.status is BlockStatus.MAP)) for x in samples}
+    hands = {tuple(x.state.hands[P]) for x in samples}
+    assert len(enemy_blocks) > 1 and len(hands) > 1
+    seen = set(g.state.hands[C])
+    for x in samples:
+        # a card Caesar holds can be in Pompey's hand only if the deck has more than one copy
+        for card in x.state.hands[P]:
+            if card in seen:
+                assert sum(1 for c in g.board.cards if c.name == card) > 1
+        assert x.state.rng.seed != g.state.rng.seed  # the game's future dice are not known
+
+
+def test_the_observation_holds_no_enemy_block_identity_strength_hand_or_dice() -> None:
+    g, log = _played(5, 400)
+    obs = observe(g, log, C)
+    d = obs.data()
+    assert "rng" not in d and isinstance(d["deck"], int) and d["hands"]["Pompey"] == len(g.state.hands[P])
+    for bid, b in d["blocks"].items():
+        assert not (b["status"] == "map" and b["side"] == "Pompey" and bid != "Cleopatra")
+    for text in obs.events:
+        assert json.loads(text)["audience"] in ("all", "Caesar")
+
+
+# ---- it cannot cheat --------------------------------------------------------------------------
+
+
+def _session_at(kind: StepKind, seed: int, settings: Settings | None = None) -> tuple[Session, list[Event]]:
+    g = new_game(seed)
+    log = list(g.events)
+    g.events = []
+    s = Session(g, settings or Settings())
+    rng = Rng(seed)
+    for _ in range(300):
+        step = s.step()
+        if step.kind is kind:
+            return s, log
+        for side in step.awaiting:
+            log += s.submit(side, random_orders(s, side, rng))
+            if s.step().number != step.number:
+                break
+    raise AssertionError(f"no {kind} step")
+
+
+def _twin(s: Session, log: list[Event], side: Side, k: int) -> Session:
+    """A game the same in everything ``side`` sees and different in the enemy's blocks, hand and dice."""
+    twin = s.copy()
+    for attempt in range(50):
+        twin.game = Belief(observe_session(s, log, side)).sample(Rng(k + attempt))
+        st_, real = twin.game.state, s.game.state
+        if st_.hands[side.enemy] != real.hands[side.enemy] and any(
+            st_.blocks[b].loc != real.blocks[b].loc or st_.blocks[b].strength != real.blocks[b].strength
+            for b in real.blocks
+        ):
+            return twin
+    raise AssertionError("no different twin found")
+
+
+@pytest.mark.parametrize("kind", [StepKind.YEAR_START, StepKind.COMMAND, StepKind.CARD])
+def test_games_alike_in_what_the_bot_sees_give_it_the_same_input_and_the_same_submission(kind: StepKind) -> None:
+    s, log = _session_at(kind, 21)
+    side = s.step().awaiting[0]
+    twin = _twin(s, log, side, 99)
+    assert twin.game.to_json() != s.game.to_json()
+    obs, obs_twin = observe_session(s, log, side), observe_session(twin, log, side)
+    assert obs == obs_twin
+    bot = Bot(Budget(iterations=24, horizon=20))
+    a, b = bot.answer(obs, Rng(3)), bot.answer(obs_twin, Rng(3))
+    assert a == b
+    s.check(side, a.text)  # and the engine accepts it in the real game, and in the twin
+    twin.check(side, a.text)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_the_bot_answers_an_interactive_battle_step_with_an_order_the_engine_accepts(seed: int) -> None:
+    s, log = _session_at(StepKind.BATTLE, seed, Settings(BattleMode.INTERACTIVE))
+    side = s.step().awaiting[0]
+    a = Bot(Budget(iterations=12, horizon=20)).answer(observe_session(s, log, side), Rng(seed))
+    assert len(a.text.splitlines()) == 1
+    s.submit(side, a.text)
+
+
+def test_the_bot_draws_from_its_own_generator_not_the_games_dice() -> None:
+    s, log = _session_at(StepKind.COMMAND, 8)
+    side = s.step().awaiting[0]
+    before = s.game.state.rng.to_json()
+    bot = Bot(Budget(iterations=16, horizon=20))
+    answers = {bot.answer(observe_session(s, log, side), Rng(seed)).text for seed in range(4)}
+    assert s.game.state.rng.to_json() == before
+    assert len(answers) > 1  # a different seed of its own generator: a different search
+
+
+# ---- the players play whole games by the rules ----------------------------------------------------
+
+
+def test_a_whole_game_bot_against_greedy_every_submission_accepted() -> None:
+    rec = play_match({C: Bot(Budget(iterations=4, horizon=8)), P: GreedyPlayer(cap=8)}, seed=3)
+    assert rec.winner in (C, P, None) and rec.steps > 20 and rec.reason
+
+
+def test_random_and_greedy_players_answer_every_step_free_deployment_included() -> None:
+    rec = play_match({C: RandomPlayer(), P: GreedyPlayer(cap=6)}, seed=4, options=Options(free_deployment=True))
+    assert rec.reason
+
+
+def test_bot_explains_its_alternatives_with_scores() -> None:
+    s, log = _session_at(StepKind.YEAR_START, 2)
+    side = s.step().awaiting[0]
+    a = Bot(Budget(iterations=30, horizon=10)).answer(observe_session(s, log, side), Rng(1))
+    assert [what for what, _ in a.considered] == ["discard", "play"]
+    for _, alts in a.considered:
+        assert len(alts) > 1 and all(0.0 <= w.value <= 1.0 for w in alts)
+        assert alts[0].visits >= alts[-1].visits
+    assert a.text.startswith("discard ") and "\nplay " in a.text
+
+
+def test_a_budget_by_clock_stops_the_search() -> None:
+    ticks = iter(range(10_000))
+    s, log = _session_at(StepKind.CARD, 6)
+    side = s.step().awaiting[0]
+    bot = Bot(Budget(iterations=None, seconds=20, clock=lambda: float(next(ticks)), horizon=5))
+    a = bot.answer(observe_session(s, log, side), Rng(1))
+    assert 0 < a.iterations <= 20 * 8  # stopped by the clock: no iteration cap was set
+    s.check(side, a.text)
+
+
+def test_heuristic_prefers_more_victory_points_and_scores_a_finished_game() -> None:
+    g = new_game(1)
+    assert 0.0 < heuristic(g, C) < 1.0 and abs(heuristic(g, C) + heuristic(g, P) - 1.0) < 1e-9
+
+
+# ---- win rates ----------------------------------------------------------------------------------------
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(5, 10)
+    assert round(lo, 4) == 0.2366 and round(hi, 4) == 0.7634
+    assert wilson(0, 10)[0] == 0.0 and round(wilson(0, 10)[1], 4) == 0.2775
+    assert wilson(10, 10)[1] == 1.0
+    t = Tally()
+    assert t.lines({C: "bot", P: "random"})[0].startswith("Caesar (bot): 0/0 wins")
