@@ -37,6 +37,7 @@ import json
 import logging
 import os
 import re
+import secrets
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -54,12 +55,14 @@ from pbem.audit import VerifyReport
 from pbem.caesar.board import Side
 from pbem.caesar.choices import Event
 from pbem.caesar.game import Game, new_game
+from pbem.caesar.rng import SECRET_BYTES, KeyedStream, RandomStream, Rng, commitment_of
 from pbem.caesar.state import Options
 from pbem.caesar.steps import BattleMode, Session, Settings, StepKind
 
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
 # pbem.decide; the names defined here before the split stay importable from here.
 from pbem.decide import (  # noqa: F401 - format_duration and initial_session are only re-exported
+    LEGACY_SCHEMAS,
     MODERATOR,
     Cause,
     Outcome,
@@ -71,6 +74,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_session ar
     events_json,
     format_duration,
     format_time,
+    game_secret,
     header_hash,
     initial_session,
     parse_duration,
@@ -134,7 +138,7 @@ class PlayerSetup:
 class GameSetup:
     game_id: str
     players: tuple[PlayerSetup, ...]
-    seed: int = 0
+    seed: int | None = None  # None: a new secret keys every draw; a number: a practice game (predictable dice)
     options: Options = field(default_factory=Options)
     settings: Settings = field(default_factory=Settings)
     scenario: Game | None = None  # a custom starting position
@@ -221,16 +225,32 @@ class Store:
         self.clock = clock
         self._immediate = False
         self.engine = _engine(self.path, self)
+        self._migrate()
         with self._read() as db:
             game = db.exec(select(GameRecord)).first()
         if game is None:
             raise StoreError(f"{self.path} is not a pbem game file (no game record)")
-        if game.schema_version != SCHEMA:
+        if game.schema_version != SCHEMA and game.schema_version not in LEGACY_SCHEMAS:
             raise StoreError(f"{self.path} was written by another version of pbem (format {game.schema_version!r}, "
                              f"this one reads {SCHEMA!r}); use the pbem version that created it")
         self.game_id = game.id
         if recover:
             self.recover()
+
+    def _migrate(self) -> None:
+        """Bring a game file of an earlier format (LEGACY_SCHEMAS) to this one's columns. Its stored
+        format name stays, since the set-up hash covers it: such a game keeps drawing from its seed."""
+        try:
+            with self.engine.connect() as conn:
+                cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(game)")}
+                if "schema_version" not in cols:
+                    return  # not a game file: the reading below says so
+                added = [c for c in ("commitment", "secret") if c not in cols]
+                for c in added:
+                    conn.exec_driver_sql(f"ALTER TABLE game ADD COLUMN {c} VARCHAR")
+                conn.commit()
+        except DBAPIError as exc:
+            raise _db_error(self.path, exc) from exc
 
     def close(self) -> None:
         self.engine.dispose()
@@ -421,16 +441,17 @@ class Store:
             raise StoreError(f"{self.path} has no snapshot; the file is damaged")
         try:
             session = Session.from_json(json.loads(snap.session))
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:  # hand-edited or damaged
+        except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # hand-edited or damaged
             raise StoreError(f"{self.path}: the stored state of step {snap.step} is damaged "
                              f"({type(exc).__name__}: {str(exc)[:200]}); `pbem verify --game {self.game_id}` "
                              "shows what differs; restore the file from a backup") from None
+        session.attach_secret(game_secret(db.exec(select(GameRecord)).one()))
         for p in db.exec(
             select(SubmissionRecord)
             .where(SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step)
             .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
         ).all():
-            session.submit(Side(p.side or ""), p.orders or "")
+            session.submit(Side(p.side or ""), p.orders or "", p.digest or "")
         return session, snap
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
@@ -752,19 +773,27 @@ class Home:
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         tmp.unlink(missing_ok=True)
         now = format_time(self.clock())
+        secret = secrets.token_bytes(SECRET_BYTES) if setup.seed is None else None
+        seed = setup.seed or 0
+        rng: RandomStream = KeyedStream.new(secret, gid) if secret is not None else Rng(seed, practice=True)
         if setup.scenario is not None:
-            game0 = setup.scenario
+            game0 = setup.scenario.copy()
+            old = game0.state.rng
+            if secret is None and isinstance(old, Rng):  # a practice game keeps the scenario's seed
+                seed, rng = old.seed, Rng(old.seed, old.counter, practice=True)
+            game0.state.rng = rng
             scenario = canonical_json(game0.to_json())
-            seed = game0.state.rng.seed
             options = game0.state.options
         else:
-            game0, scenario, seed, options = new_game(setup.seed, setup.options), None, setup.seed, setup.options
+            game0, scenario, options = new_game(seed, setup.options, rng=rng), None, setup.options
         if not 0 <= seed < 2**63:  # stored as a 64-bit SQLite integer
             raise StoreError(f"the seed {seed} is out of range; use a whole number from 0 to {2**63 - 1}")
         record = GameRecord(id=gid, seed=seed, options=canonical_json(options.to_json()),
                             settings=canonical_json(setup.settings.to_json()), scenario=scenario,
                             deadline_seconds=int(setup.deadline.total_seconds()) if setup.deadline else None,
-                            moderator_email=setup.moderator_email, created=now, header_hash="")
+                            moderator_email=setup.moderator_email, created=now, header_hash="",
+                            commitment=commitment_of(secret) if secret is not None else None,
+                            secret=secret.hex() if secret is not None else None)
         record.header_hash = header_hash(record)
         try:  # on any failure no half-made file stays behind
             engine = create_engine(f"sqlite:///{tmp}")

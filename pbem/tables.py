@@ -9,9 +9,9 @@ from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlalchemy import text as sql_text
 from sqlmodel import Field, SQLModel
 
-from pbem.decide import Verdict
+from pbem.decide import LEGACY_SCHEMAS, Verdict  # noqa: F401 - LEGACY_SCHEMAS re-exported
 
-SCHEMA = "pbem-store 2"  # 2: outbox.submission_id (replies)
+SCHEMA = "pbem-store 3"  # 2: outbox.submission_id (replies); 3: game.commitment and game.secret (keyed draws)
 
 
 # ---- tables --------------------------------------------------------------------------
@@ -30,6 +30,8 @@ class GameRecord(SQLModel, table=True):
     moderator_email: str = ""
     created: str
     header_hash: str  # sha256 of the canonical set-up: the first event's prev_hash
+    commitment: str | None = None  # SHA-256 hex of the secret (None: draws from the seed, a practice game)
+    secret: str | None = None  # 32 random bytes, hex: keys every draw; revealed when the game ends
 
 
 class PlayerRecord(SQLModel, table=True):
