@@ -216,7 +216,7 @@ class _Verifier:
             if row.verdict == Verdict.RECEIVED.value:
                 continue
             step = session.step_no
-            out = decide(session, game.id, players, row.raw, digests)
+            out = decide(session, game.id, players, row.raw, digests, row.password_check)
             where = f"submission #{row.id} ({row.side or 'unknown side'}, for step {row.step})"
             stored_ok = row.verdict in (Verdict.ACCEPTED.value, Verdict.SUPERSEDED.value)
             replay_ok = out.verdict is Verdict.ACCEPTED

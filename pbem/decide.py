@@ -38,8 +38,15 @@ from pbem.caesar.game import Game, new_game
 from pbem.caesar.rng import KeyedStream, RandomStream, Rng
 from pbem.caesar.state import Options
 from pbem.caesar.steps import Session, Settings, StepKind, SubmissionRejected, order_templates
-from pbem.envelope import authenticate, check_addressing, parse_submission, submission_digest
-from pbem.errors import EnvelopeError, PbemError
+from pbem.envelope import (
+    PASSWORD_MATCHED,
+    authenticate,
+    check_addressing,
+    parse_password_removed,
+    parse_submission,
+    submission_digest,
+)
+from pbem.errors import CredentialError, EnvelopeError, PbemError
 
 if TYPE_CHECKING:  # pbem.store imports this module; the rows are only read here
     from pbem.tables import GameRecord, OutboxRecord, PlayerRecord
@@ -219,21 +226,27 @@ def decide(
     players: dict[str, PlayerRecord],
     raw: bytes,
     accepted_digests: dict[str, int],
+    password_check: str | None = None,
 ) -> Outcome:
-    """Decide a submission against ``session`` (changed in place when accepted)."""
+    """Decide a submission against ``session`` (changed in place when accepted). A password-mode
+    submission is stored without its password: ``password_check`` says whether it matched."""
     try:
-        sub = parse_submission(raw)
+        sub = parse_password_removed(raw) if password_check else parse_submission(raw)
     except EnvelopeError as exc:
         return Outcome(Verdict.REJECTED, reason=f"cannot read the submission: {exc}")
     env = sub.envelope
     out = Outcome(Verdict.REJECTED, side=env.side, step=env.step, digest=submission_digest(sub))
     player = players.get(env.side)
     try:
-        authenticate(
-            sub,
-            public_key=player.public_key if player else None,
-            password_hash=player.password_hash if player else None,
-        )
+        if password_check:
+            if password_check != PASSWORD_MATCHED or player is None or player.password_hash is None:
+                raise CredentialError()
+        else:
+            authenticate(
+                sub,
+                public_key=player.public_key if player else None,
+                password_hash=player.password_hash if player else None,
+            )
     except EnvelopeError as exc:
         out.reason = str(exc)
         out.unverified = True

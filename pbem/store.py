@@ -41,6 +41,7 @@ import secrets
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from email.headerregistry import HeaderRegistry
 from email.utils import parseaddr
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
@@ -84,7 +85,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_session ar
     report_subject,
     sha256_text,
 )
-from pbem.envelope import key_fingerprint, parse_submission
+from pbem.envelope import check_password_of, key_fingerprint, parse_submission, without_password
 from pbem.errors import EnvelopeError, PbemError
 from pbem.replies import queue_reply
 from pbem.tables import (  # noqa: F401 - the table classes stay importable from here
@@ -232,8 +233,11 @@ class Store:
             raise StoreError(f"{self.path} is not a pbem game file (no game record)")
         if game.schema_version != SCHEMA and game.schema_version not in LEGACY_SCHEMAS:
             raise StoreError(f"{self.path} was written by another version of pbem (format {game.schema_version!r}, "
-                             f"this one reads {SCHEMA!r}); use the pbem version that created it")
+                             f"this one reads {SCHEMA!r} and {', '.join(map(repr, LEGACY_SCHEMAS))}); use the pbem version that "
+                             "created it")
         self.game_id = game.id
+        if game.schema_version in LEGACY_SCHEMAS:
+            self._migrate_passwords()
         if recover:
             self.recover()
 
@@ -245,9 +249,15 @@ class Store:
                 cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(game)")}
                 if "schema_version" not in cols:
                     return  # not a game file: the reading below says so
+                versions = [row[0] for row in conn.exec_driver_sql("SELECT schema_version FROM game")]
+                if not any(v in LEGACY_SCHEMAS for v in versions):
+                    return  # this format, or one that is refused below (and left as it is)
                 added = [c for c in ("commitment", "secret") if c not in cols]
                 for c in added:
                     conn.exec_driver_sql(f"ALTER TABLE game ADD COLUMN {c} VARCHAR")
+                sub_cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(submission)")}
+                if sub_cols and "password_check" not in sub_cols:
+                    conn.exec_driver_sql("ALTER TABLE submission ADD COLUMN password_check VARCHAR")
                 conn.commit()
         except DBAPIError as exc:
             raise _db_error(self.path, exc) from exc
@@ -296,8 +306,9 @@ class Store:
     def receive(self, raw: bytes, source: str = "") -> Receipt:
         """Store ``raw`` exactly as received (its own commit), then decide and report."""
         self.recover()
+        stored, check = self._without_password(bytes(raw))
         with self._write() as db:
-            row = SubmissionRecord(raw=bytes(raw), received=self._now(), source=source)
+            row = SubmissionRecord(raw=stored, received=self._now(), source=source, password_check=check)
             db.add(row)
             db.flush()
             sid = row.id
@@ -306,6 +317,36 @@ class Store:
         self.process_pending()
         self.render_pending()
         return self.receipt(sid)
+
+    def _without_password(self, raw: bytes) -> tuple[bytes, str | None]:
+        """A password-mode submission is checked now and stored without its password (DESIGN,
+        "Storage"); anything else is stored exactly as received."""
+        try:
+            sub = parse_submission(raw)
+        except EnvelopeError:
+            return raw, None
+        if sub.password is None:
+            return raw, None
+        with self._read() as db:
+            player = db.get(PlayerRecord, sub.envelope.side)
+        return without_password(sub), check_password_of(sub, player.password_hash if player else None)
+
+    def _migrate_passwords(self) -> None:
+        """Files written before passwords were removed: remove them from the stored submissions."""
+        with self._write() as db:
+            rows = db.exec(select(SubmissionRecord).where(SubmissionRecord.password_check.is_(None))).all()  # type: ignore[union-attr]
+            players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
+            for row in rows:
+                try:
+                    sub = parse_submission(row.raw)
+                except EnvelopeError:
+                    continue
+                if sub.password is None:
+                    continue
+                player = players.get(sub.envelope.side)
+                row.password_check = check_password_of(sub, player.password_hash if player else None)
+                row.raw = without_password(sub)
+                db.add(row)
 
     def process_pending(self) -> int:
         """Decide every received submission, lowest id first, one transaction each."""
@@ -327,7 +368,7 @@ class Store:
             session, snap = self._session(db)
             players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
             digests = self._accepted_digests(db)
-            out = decide(session, self.game_id, players, row.raw, digests)
+            out = decide(session, self.game_id, players, row.raw, digests, row.password_check)
             if out.detail:  # the adjudicator failed: the moderator gets the traceback, the player only the kind
                 _log.error("game %s, submission #%s: %s", self.game_id, row.id, out.detail.rstrip())
             self._store_outcome(db, row, out, snap, session)
@@ -665,13 +706,31 @@ _EMAIL_RE = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+")
 
 
 def _check_email(who: str, email: str) -> None:
-    """An email address (``ann@example.org``, or ``Ann <ann@example.org>``), or empty."""
+    """One plain email address (``ann@example.org``, or ``Ann <ann@example.org>``), or empty.
+
+    Read as a mail program reads a To: header, so what is stored is what the mail goes to: a
+    group (``Bob: spy@evil.org <bob@good.org>``) or a list of addresses is refused."""
     if not email:
         return
-    _name, address = parseaddr(email)
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in email) or not _EMAIL_RE.fullmatch(address):
-        raise StoreError(f"the email address for {who} is {email!r}; write it like ann@example.org "
-                         "(or leave it out)")
+    hint = "write one address like ann@example.org or Ann <ann@example.org> (or leave it out)"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in email):
+        raise StoreError(f"the email address for {who} is {email!r}; {hint}")
+    try:
+        header: Any = HeaderRegistry()("To", email)
+        groups, defects = list(header.groups), list(header.defects)
+    except (ValueError, IndexError, TypeError):  # the parser gives up on some broken input
+        raise StoreError(f"the email address for {who} is {email!r}; {hint}") from None
+    addresses = [a for g in groups for a in g.addresses]
+    if any(g.display_name is not None for g in groups):
+        raise StoreError(f"the email address for {who} is {email!r}, a group of addresses (a name and ':' before "
+                         f"them), and mail would go to {', '.join(a.addr_spec for a in addresses) or 'nobody'}; "
+                         f"{hint}")
+    if len(addresses) > 1:
+        raise StoreError(f"the email address for {who} is {email!r}, {len(addresses)} addresses "
+                         f"({', '.join(a.addr_spec for a in addresses)}); give one: {hint}")
+    _name, parsed = parseaddr(email)
+    if defects or len(addresses) != 1 or addresses[0].addr_spec != parsed or not _EMAIL_RE.fullmatch(parsed):
+        raise StoreError(f"the email address for {who} is {email!r}; {hint}")
 
 
 def _db_error(path: Path, exc: DBAPIError) -> StoreError:
@@ -702,6 +761,7 @@ def _engine(path: Path, store: Any) -> Any:
     def _connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
         dbapi_conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        dbapi_conn.execute("PRAGMA secure_delete = ON")  # replaced bytes (a removed password) are zeroed
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Any) -> None:

@@ -48,7 +48,8 @@ class SubmissionRecord(SQLModel, table=True):
     __tablename__ = "submission"
 
     id: int | None = Field(default=None, primary_key=True)
-    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))  # a password-mode one: without the password
+    password_check: str | None = None  # password mode: "matched" or "wrong" (checked on arrival)
     received: str
     source: str = ""
     side: str | None = None  # as claimed in the envelope

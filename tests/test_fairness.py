@@ -11,13 +11,15 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 
 from pbem.caesar.autoplay import random_orders
 from pbem.caesar.board import Side, default_board
 from pbem.caesar.cards import card_sort_key
 from pbem.caesar.rng import Rng
 from pbem.caesar.steps import StepKind
-from pbem.store import GameSetup, Home, PlayerSetup, Verdict
+from pbem.store import GameSetup, Home, PlayerSetup, StoreError, Verdict, _check_email
 from tests.store_helpers import make_game, signed
 
 BOARD = default_board()
@@ -249,3 +251,108 @@ def test_keyed_draws_need_the_secret(tmp_path: Path, gid: str) -> None:
         stream.attach(b"\x02" * 32)
     stream.attach(b"\x01" * 32)
     assert 1 <= stream.die() <= 6
+
+
+# ---- 7. addresses ------------------------------------------------------------------------------
+
+
+
+_LOCAL = hs.from_regex(r"[a-z][a-z0-9.]{0,8}[a-z0-9]", fullmatch=True)
+_ADDR = hs.builds(lambda a, b: f"{a}@{b}.org", _LOCAL, _LOCAL)
+_NAME = hs.from_regex(r"[A-Z][a-z]{0,8}( [A-Z][a-z]{0,8})?", fullmatch=True)
+
+
+@given(_NAME, _ADDR, _ADDR)
+def test_two_addresses_or_a_group_are_refused(name: str, a: str, b: str) -> None:
+    for text in (f"{name} <{a}>, {b}", f"{a}, {b}", f"{name}: {b} <{a}>", f"{name}: {a};", f"{a}; {b}"):
+        with pytest.raises(StoreError, match="email address"):
+            _check_email("Pompey", text)
+
+
+@given(hs.one_of(_ADDR, hs.builds(lambda n, a: f"{n} <{a}>", _NAME, _ADDR)))
+def test_one_plain_address_is_accepted(text: str) -> None:
+    _check_email("Caesar", text)
+
+
+@given(hs.text(max_size=40))
+def test_whatever_is_accepted_is_exactly_one_address(text: str) -> None:
+    from email.headerregistry import HeaderRegistry
+    from email.utils import getaddresses
+
+    try:
+        _check_email("Caesar", text)
+    except StoreError:
+        return
+    if not text:
+        return
+    assert len(getaddresses([text])) == 1
+    header = HeaderRegistry()("To", text)
+    assert len(header.addresses) == 1 and all(g.display_name is None for g in header.groups)
+
+
+# ---- 5. passwords never stored -----------------------------------------------------------------
+
+PASSWORDS = {Side.CAESAR: "correct horse battery", Side.POMPEY: "staple gun of Pompey"}
+WRONG = "Tr0ub4dor&3-guess"
+
+
+def file_bytes(home: Path, gid: str) -> bytes:
+    return b"".join(p.read_bytes() for p in sorted(home.glob(f"{gid}.db*")))
+
+
+def password_game(home: Path, gid: str = "p") -> None:
+    from pbem.envelope import hash_password
+
+    players = tuple(PlayerSetup(s, f"{s.value.lower()}@example.org", password_hash=hash_password(PASSWORDS[s]))
+                    for s in Side)
+    Home(home).create(GameSetup(gid, players, seed=3)).close()
+
+
+def password_raw(gid: str, side: Side, step: int, orders: str, password: str, armor: bool, n: int = 0) -> bytes:
+    from pbem.envelope import new_envelope, password_submission
+
+    env = new_envelope(gid, side.value, step, orders, nonce=f"{n:032x}", time="2025-03-01T12:00:00Z")
+    sub = password_submission(env, password)
+    return (sub.to_armor() if armor else sub.to_json()).encode("utf-8")
+
+
+def test_passwords_right_and_wrong_never_reach_the_game_file(tmp_path: Path) -> None:
+    password_game(tmp_path)
+    rng = Rng(5)
+    with Home(tmp_path).open("p") as st:
+        for n in range(6):
+            session = st.session()
+            step = session.step()
+            for k, side in enumerate(step.awaiting):
+                orders = random_orders(st.session(), side, rng)
+                wrong = st.receive(password_raw("p", side, step.number, orders, WRONG, armor=bool(k), n=100 + n))
+                assert wrong.verdict is Verdict.REJECTED and "wrong credentials" in wrong.reason
+                right = st.receive(password_raw("p", side, step.number, orders, PASSWORDS[side], armor=bool(n % 2),
+                                                n=n * 2 + k))
+                assert right.verdict is Verdict.ACCEPTED, right
+        assert st.status().step == 7
+        assert st.verify().ok, st.verify().problems
+        checks = {r.password_check for r in st.submissions()}
+    assert checks == {"matched", "wrong"}
+    data = file_bytes(tmp_path, "p")
+    for secret in (*PASSWORDS.values(), WRONG):
+        assert secret.encode() not in data
+
+
+def test_an_old_game_file_has_its_passwords_removed_when_opened(tmp_path: Path) -> None:
+    password_game(tmp_path)
+    good = password_raw("p", Side.CAESAR, 1, "discard Apollo\nplay 3/2", PASSWORDS[Side.CAESAR], armor=True)
+    bad = password_raw("p", Side.POMPEY, 1, "play 3/2", WRONG, armor=False)
+    con = sqlite3.connect(tmp_path / "p.db")  # as an earlier pbem stored them: the bytes as received
+    con.executemany("INSERT INTO submission (raw, received, source, verdict) VALUES (?, ?, '', 'received')",
+                    [(good, "2025-03-01T12:00:00Z"), (bad, "2025-03-01T12:00:01Z")])
+    con.execute("UPDATE game SET schema_version = 'pbem-store 2'")
+    con.commit()
+    con.close()
+    assert WRONG.encode() in file_bytes(tmp_path, "p")
+    with Home(tmp_path).open("p") as st:
+        verdicts = [(r.password_check, r.verdict) for r in st.submissions()]
+    assert verdicts[0][0] == "matched" and verdicts[1] == ("wrong", "rejected")
+    data = file_bytes(tmp_path, "p")
+    for secret in (*PASSWORDS.values(), WRONG):
+        assert secret.encode() not in data
