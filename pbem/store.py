@@ -85,7 +85,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_session ar
     report_subject,
     sha256_text,
 )
-from pbem.envelope import check_password_of, key_fingerprint, parse_submission, without_password
+from pbem.envelope import PASSWORD_WRONG, check_password_of, key_fingerprint, parse_submission, without_password
 from pbem.errors import EnvelopeError, PbemError
 from pbem.replies import queue_reply
 from pbem.tables import (  # noqa: F401 - the table classes stay importable from here
@@ -115,6 +115,9 @@ RECIPIENTS: tuple[str, ...] = (Side.CAESAR.value, Side.POMPEY.value, MODERATOR)
 FORMATS: tuple[str, ...] = ("text", "html")
 GENESIS = "0" * 64
 BUSY_TIMEOUT_SECONDS = 60.0
+FREE_GUESSES = 3  # wrong passwords for a side in a row before its password submissions wait
+THROTTLE_BASE = timedelta(minutes=1)  # the first wait; it doubles with each further wrong password
+THROTTLE_MAX = timedelta(days=1)
 _GAME_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 _log = logging.getLogger("pbem")
 
@@ -329,7 +332,33 @@ class Store:
             return raw, None
         with self._read() as db:
             player = db.get(PlayerRecord, sub.envelope.side)
+            self._throttle(db, sub.envelope.side)
         return without_password(sub), check_password_of(sub, player.password_hash if player else None)
+
+    def _throttle(self, db: DbSession, side: str) -> None:
+        """Refuse a password submission for ``side`` while it waits after wrong passwords (before any
+        scrypt work, storing nothing, so nothing is replied): after FREE_GUESSES wrong ones in a row,
+        the next is refused for THROTTLE_BASE, doubling with each further wrong one (at most a day)."""
+        rows = db.exec(
+            select(SubmissionRecord.password_check, SubmissionRecord.received)
+            .where(SubmissionRecord.side == side, SubmissionRecord.password_check.is_not(None))  # type: ignore[union-attr]
+            .order_by(SubmissionRecord.id.desc())  # type: ignore[union-attr]
+            .limit(64)
+        ).all()
+        wrong = 0
+        for check, _ in rows:
+            if check != PASSWORD_WRONG:
+                break
+            wrong += 1
+        if wrong < FREE_GUESSES:
+            return
+        wait = min(THROTTLE_BASE * 2 ** (wrong - FREE_GUESSES), THROTTLE_MAX)
+        until = parse_time(rows[0][1]) + wait
+        if self.clock() < until:
+            raise StoreError(f"{wrong} wrong passwords in a row for {side}: password submissions for {side} are "
+                             f"refused until {format_time(until)} (each further wrong one doubles the wait); "
+                             "nothing was stored. Send it again after that time; orders signed with a key "
+                             "(`pbem keygen`) are not held up")
 
     def _migrate_passwords(self) -> None:
         """Files written before passwords were removed: remove them from the stored submissions."""

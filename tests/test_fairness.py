@@ -356,3 +356,52 @@ def test_an_old_game_file_has_its_passwords_removed_when_opened(tmp_path: Path) 
     data = file_bytes(tmp_path, "p")
     for secret in (*PASSWORDS.values(), WRONG):
         assert secret.encode() not in data
+
+
+# ---- 6. throttling -----------------------------------------------------------------------------
+
+
+def test_wrong_passwords_make_the_side_wait_longer_and_longer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    import pbem.store as store_mod
+
+    password_game(tmp_path)
+    now = [datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)]
+    scrypt_runs = [0]
+    real = store_mod.check_password_of
+
+    def counted(*a: Any) -> str:
+        scrypt_runs[0] += 1
+        return real(*a)
+
+    monkeypatch.setattr(store_mod, "check_password_of", counted)
+    home = Home(tmp_path, clock=lambda: now[0])
+    orders = "discard Apollo\nplay 3/2"
+
+    def send(password: str, n: int) -> Any:
+        with home.open("p") as st:
+            return st.receive(password_raw("p", Side.POMPEY, 1, orders, password, armor=False, n=n))
+
+    for n in range(3):
+        assert send(WRONG, n).verdict is Verdict.REJECTED
+    assert scrypt_runs[0] == 3
+    with home.open("p") as st:
+        rows, outbox = len(st.submissions()), len(st.outbox(kind=None))
+    with pytest.raises(StoreError, match=r"3 wrong passwords in a row for Pompey: .* refused until 2025-03-01T12:01:00Z"):
+        send(PASSWORDS[Side.POMPEY], 10)  # even the right one waits: nothing is checked
+    assert scrypt_runs[0] == 3
+    with home.open("p") as st:
+        assert (len(st.submissions()), len(st.outbox(kind=None))) == (rows, outbox)
+    now[0] += timedelta(minutes=1)
+    assert send(WRONG, 11).verdict is Verdict.REJECTED  # the wait is over: checked, wrong again
+    with pytest.raises(StoreError, match="4 wrong passwords in a row .* until 2025-03-01T12:03:00Z"):
+        send(WRONG, 12)
+    now[0] += timedelta(minutes=2)
+    with home.open("p") as st:  # Caesar is not held up by Pompey's wrong guesses
+        assert st.receive(password_raw("p", Side.CAESAR, 1, orders, PASSWORDS[Side.CAESAR], armor=True)).verdict \
+            is Verdict.ACCEPTED
+    assert send(PASSWORDS[Side.POMPEY], 13).verdict in (Verdict.ACCEPTED, Verdict.REJECTED)
+    with home.open("p") as st:
+        assert st.submissions()[-1].password_check == "matched"
+    assert send(WRONG, 14).verdict is Verdict.REJECTED  # a right password starts the count again
