@@ -18,6 +18,7 @@ course, since everything after it would differ too. Nothing here writes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -84,6 +85,14 @@ def _json_or_none(text: str) -> Any:
         return None
 
 
+def sha256_hex(secret_hex: str) -> str:
+    """The commitment a stored (hex) secret should have; "" when it is not hex."""
+    try:
+        return hashlib.sha256(bytes.fromhex(secret_hex)).hexdigest()
+    except ValueError:
+        return ""
+
+
 # ---- verification ---------------------------------------------------------------------------
 
 
@@ -111,6 +120,11 @@ class _Verifier:
         report = VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events), reports=len(outbox))
         if header_hash(game) != game.header_hash:
             self.fail(None, "the game's set-up (seed, options, scenario) does not match its stored hash")
+        if game.commitment and game.secret is not None and sha256_hex(game.secret) != game.commitment:
+            self.fail(None, f"the stored secret does not match the commitment {game.commitment} published in the "
+                      "first reports: the secret was changed, so the draws are not the committed ones")
+            report.problems = self.problems
+            return report
         self.check_chain(game, events)
         for s in snaps.values():
             if sha256_text(s.session) != s.hash:
@@ -203,7 +217,7 @@ class _Verifier:
             if row.verdict == Verdict.RECEIVED.value:
                 continue
             step = session.step_no
-            out = decide(session, game.id, players, row.raw, digests)
+            out = decide(session, game.id, players, row.raw, digests, row.password_check)
             where = f"submission #{row.id} ({row.side or 'unknown side'}, for step {row.step})"
             stored_ok = row.verdict in (Verdict.ACCEPTED.value, Verdict.SUPERSEDED.value)
             replay_ok = out.verdict is Verdict.ACCEPTED

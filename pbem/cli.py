@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
-import secrets
 import sys
 import time
 from dataclasses import dataclass
@@ -194,7 +193,7 @@ def _player(side: Side, email: str, key: Path | None, password: str | None) -> P
 @click.option("--caesar-password", help="Password mode for Caesar (stored only as a scrypt hash).")
 @click.option("--pompey-password", help="Password mode for Pompey (stored only as a scrypt hash).")
 @click.option("--moderator-email", default="", help="Where the moderator's reports go.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="The game's random seed (default: a random one, printed).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="A practice game: its dice and deals follow this seed and can be foreseen, and every report says so (default: a new 256-bit secret keys them).")
 @click.option("--scenario", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Start from a custom position (a position document or a compact spec, JSON).")
 @click.option("--tournament", is_flag=True, help="Tournament rule C5: Caesar is Player 1 on the first game turn.")
 @click.option("--free-deployment", is_flag=True, help="Free deployment (5.3) as the first step.")
@@ -239,8 +238,6 @@ def new(
         except (OSError, UnicodeDecodeError) as exc:
             raise click.ClickException(f"cannot read the scenario file {scenario}: {exc}") from None
         game = scenario_from_text(text, str(scenario))
-    if seed is None:
-        seed = secrets.randbelow(2**31)
     setup = GameSetup(
         game_id=game_id,
         players=players,
@@ -264,12 +261,17 @@ def new(
             status = st.status()
             reports = len(st.outbox())
     if as_json:
-        _echo_json({"game": game_id, "file": str(st.path), "seed": record.seed, "status": status.to_json(),
-                    "reports": reports})
+        _echo_json({"game": game_id, "file": str(st.path), "seed": None if record.commitment else record.seed,
+                    "commitment": record.commitment, "practice": record.commitment is None,
+                    "status": status.to_json(), "reports": reports})
         return
     dl = store_mod.format_duration(record.deadline_seconds) if record.deadline_seconds else "none"
     click.echo(f"created game {game_id} in {st.path}")
-    click.echo(f"seed {record.seed}, battles {battles}, deadline per step {dl}")
+    if record.commitment:
+        click.echo(f"dice and deals: keyed by a new secret, committed as SHA-256 {record.commitment}")
+    else:
+        click.echo(f"PRACTICE GAME: seed {record.seed}; its dice and deals can be foreseen (every report says so)")
+    click.echo(f"battles {battles}, deadline per step {dl}")
     click.echo(f"step {status.step}: {status.title} (waits for {', '.join(status.awaiting)})")
     click.echo(f"{reports} reports queued (see `pbem report --game {game_id} --side Caesar`)")
 

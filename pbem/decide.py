@@ -35,11 +35,19 @@ from typing import TYPE_CHECKING, Any, Sequence
 from pbem.caesar.board import Side
 from pbem.caesar.choices import Event
 from pbem.caesar.game import Game, new_game
+from pbem.caesar.rng import KeyedStream, RandomStream, Rng
 from pbem.caesar.state import Options
 from pbem.caesar.nextstep import next_step_groups
 from pbem.caesar.steps import Session, Settings, StepKind, SubmissionRejected
-from pbem.envelope import authenticate, check_addressing, parse_submission, submission_digest
-from pbem.errors import EnvelopeError, PbemError
+from pbem.envelope import (
+    PASSWORD_MATCHED,
+    authenticate,
+    check_addressing,
+    parse_password_removed,
+    parse_submission,
+    submission_digest,
+)
+from pbem.errors import CredentialError, EnvelopeError, PbemError
 
 if TYPE_CHECKING:  # pbem.store imports this module; the rows are only read here
     from pbem.tables import GameRecord, OutboxRecord, PlayerRecord
@@ -69,6 +77,7 @@ __all__ = [
 ]
 
 MODERATOR = "moderator"
+LEGACY_SCHEMAS = ("pbem-store 2",)  # game files read too: migrated on open (no secret: draws from the seed)
 _DURATION_RE = re.compile(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 _FIRST_YEAR, _LAST_YEAR = 1970, 9000  # times given on the command line (--now)
@@ -151,19 +160,48 @@ def format_duration(seconds: int) -> str:
     return "".join(f"{v}{u}" for v, u in ((d, "d"), (h, "h"), (m, "m")) if v) or "0m"
 
 
+def game_secret(game: GameRecord) -> bytes | None:
+    """The game's stored secret (None for a practice game, or when it is left out of an audit bundle)."""
+    if not game.secret:
+        return None
+    try:
+        return bytes.fromhex(game.secret)
+    except ValueError:
+        raise StoreError(f"game {game.id}: the stored secret is not hex; it does not match the commitment "
+                         f"{game.commitment}") from None
+
+
+def is_practice(game: GameRecord) -> bool:
+    """A game file of this format whose draws follow its seed (``pbem new --seed``)."""
+    return not game.commitment and game.schema_version not in LEGACY_SCHEMAS
+
+
 def initial_session(game: GameRecord) -> Session:
-    """The adjudication state at the start, rebuilt from the stored set-up."""
+    """The adjudication state at the start, rebuilt from the stored set-up (the secret attached, if stored)."""
     settings = Settings.from_json(json.loads(game.settings))
     if game.scenario:
-        return Session(Game.from_json(json.loads(game.scenario)), settings)
-    return Session(new_game(game.seed, Options.from_json(json.loads(game.options))), settings)
+        session = Session(Game.from_json(json.loads(game.scenario)), settings)
+    else:
+        options = Options.from_json(json.loads(game.options))
+        rng: RandomStream
+        if game.commitment:
+            rng = KeyedStream(game.id, game.commitment)
+            rng.attach(game_secret(game))
+        else:
+            rng = Rng(game.seed, practice=is_practice(game))
+        session = Session(new_game(game.seed, options, rng=rng), settings)
+    session.attach_secret(game_secret(game))
+    return session
 
 
 def header_hash(game: GameRecord) -> str:
-    return sha256_text(canonical_json({
+    head = {
         "game": game.id, "schema": game.schema_version, "seed": game.seed, "options": json.loads(game.options),
         "settings": json.loads(game.settings), "scenario": json.loads(game.scenario) if game.scenario else None,
-    }))
+    }
+    if game.commitment:  # keyed draws: the commitment heads the hash chain (never the secret)
+        head["commitment"] = game.commitment
+    return sha256_text(canonical_json(head))
 
 
 # ---- deciding one submission (pure: used live and by verify) ------------------------------
@@ -191,21 +229,27 @@ def decide(
     players: dict[str, PlayerRecord],
     raw: bytes,
     accepted_digests: dict[str, int],
+    password_check: str | None = None,
 ) -> Outcome:
-    """Decide a submission against ``session`` (changed in place when accepted)."""
+    """Decide a submission against ``session`` (changed in place when accepted). A password-mode
+    submission is stored without its password: ``password_check`` says whether it matched."""
     try:
-        sub = parse_submission(raw)
+        sub = parse_password_removed(raw) if password_check else parse_submission(raw)
     except EnvelopeError as exc:
         return Outcome(Verdict.REJECTED, reason=f"cannot read the submission: {exc}")
     env = sub.envelope
     out = Outcome(Verdict.REJECTED, side=env.side, step=env.step, digest=submission_digest(sub))
     player = players.get(env.side)
     try:
-        authenticate(
-            sub,
-            public_key=player.public_key if player else None,
-            password_hash=player.password_hash if player else None,
-        )
+        if password_check:
+            if password_check != PASSWORD_MATCHED or player is None or player.password_hash is None:
+                raise CredentialError()
+        else:
+            authenticate(
+                sub,
+                public_key=player.public_key if player else None,
+                password_hash=player.password_hash if player else None,
+            )
     except EnvelopeError as exc:
         out.reason = str(exc)
         out.unverified = True
@@ -228,7 +272,7 @@ def decide(
     backup = session.to_json()
     try:
         session.check(side, text)
-        out.events = session.submit(side, text)
+        out.events = session.submit(side, text, out.digest or "")
     except SubmissionRejected as exc:
         out.reason = f"{len(exc.errors)} error{'' if len(exc.errors) == 1 else 's'}; nothing was applied"
         out.errors = [{"line": e.lineno, "text": e.text, "message": e.message} for e in exc.errors]

@@ -771,3 +771,39 @@ def authenticate(
         raise CredentialError()
     if not check_password(password_hash, sub.password):
         raise CredentialError()
+
+
+# ------------------------------------------------------------------ passwords never stored
+
+PASSWORD_MATCHED = "matched"
+PASSWORD_WRONG = "wrong"
+_REMOVED = "removed"  # stands for the password while a stored submission is read back
+
+
+def check_password_of(sub: SignedSubmission, password_hash: str | None) -> str:
+    """Check a password-mode submission once, when it arrives: :data:`PASSWORD_MATCHED` or
+    :data:`PASSWORD_WRONG` (an unknown player costs the same work, so timing tells nothing)."""
+    assert sub.password is not None
+    if password_hash is None:
+        check_password(_DUMMY_HASH, sub.password)
+        return PASSWORD_WRONG
+    return PASSWORD_MATCHED if check_password(password_hash, sub.password) else PASSWORD_WRONG
+
+
+def without_password(sub: SignedSubmission) -> bytes:
+    """What is stored of a password-mode submission: its envelope as JSON, the password left out
+    (the store keeps whether it matched beside it). Its digest is the submission's digest."""
+    text = json.dumps(_canonical_object(sub.envelope), sort_keys=True, indent=2, ensure_ascii=False)
+    return (text + "\n").encode("utf-8")
+
+
+def parse_password_removed(raw: bytes) -> SignedSubmission:
+    """Read back what :func:`without_password` stored (a password-mode submission, no password)."""
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise EnvelopeError("the stored submission (password removed) is damaged: not JSON") from None
+    if not isinstance(obj, dict) or "password" in obj or "signature" in obj:
+        raise EnvelopeError("the stored submission (password removed) is damaged")
+    obj["password"] = _REMOVED
+    return parse_json_submission(json.dumps(obj))

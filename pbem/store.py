@@ -46,10 +46,12 @@ import json
 import logging
 import os
 import re
+import secrets
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
+from email.headerregistry import HeaderRegistry
 from email.utils import parseaddr
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
@@ -65,12 +67,14 @@ from pbem.bodies import DamagedBodyError
 from pbem.caesar.board import Side
 from pbem.caesar.choices import Event
 from pbem.caesar.game import Game, new_game
+from pbem.caesar.rng import SECRET_BYTES, KeyedStream, RandomStream, Rng, commitment_of
 from pbem.caesar.state import Options
 from pbem.caesar.steps import BattleMode, Session, Settings, StepKind
 
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
 # pbem.decide; the names defined here before the split stay importable from here.
 from pbem.decide import (  # noqa: F401 - format_duration and initial_session are only re-exported
+    LEGACY_SCHEMAS,
     MODERATOR,
     Cause,
     Outcome,
@@ -82,6 +86,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_session ar
     events_json,
     format_duration,
     format_time,
+    game_secret,
     header_hash,
     initial_session,
     parse_duration,
@@ -91,7 +96,14 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_session ar
     report_subject,
     sha256_text,
 )
-from pbem.envelope import key_fingerprint, parse_submission, submission_digest
+from pbem.envelope import (
+    PASSWORD_WRONG,
+    check_password_of,
+    key_fingerprint,
+    parse_submission,
+    submission_digest,
+    without_password,
+)
 from pbem.errors import EnvelopeError, PbemError
 from pbem.replies import queue_reply
 from pbem.tables import (  # noqa: F401 - the table classes stay importable from here
@@ -124,6 +136,9 @@ RECIPIENTS: tuple[str, ...] = (Side.CAESAR.value, Side.POMPEY.value, MODERATOR)
 FORMATS: tuple[str, ...] = ("text", "html")
 GENESIS = "0" * 64
 BUSY_TIMEOUT_SECONDS = 60.0
+FREE_GUESSES = 3  # wrong passwords for a side in a row before its password submissions wait
+THROTTLE_BASE = timedelta(minutes=1)  # the first wait; it doubles with each further wrong password
+THROTTLE_MAX = timedelta(days=1)
 _GAME_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 _log = logging.getLogger("pbem")
 
@@ -148,7 +163,7 @@ class PlayerSetup:
 class GameSetup:
     game_id: str
     players: tuple[PlayerSetup, ...]
-    seed: int = 0
+    seed: int | None = None  # None: a new secret keys every draw; a number: a practice game (predictable dice)
     options: Options = field(default_factory=Options)
     settings: Settings = field(default_factory=Settings)
     scenario: Game | None = None  # a custom starting position
@@ -262,18 +277,43 @@ class Store:
         self.clock = clock
         self._immediate = False
         self.engine = _engine(self.path, self)
+        self._migrate()
         with self._read() as db:
             game = db.exec(select(GameRecord)).first()
             self._has_message_table = db.connection().exec_driver_sql(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'message'").first() is not None
         if game is None:
             raise StoreError(f"{self.path} is not a pbem game file (no game record)")
-        if game.schema_version != SCHEMA:
+        if game.schema_version != SCHEMA and game.schema_version not in LEGACY_SCHEMAS:
             raise StoreError(f"{self.path} was written by another version of pbem (format {game.schema_version!r}, "
-                             f"this one reads {SCHEMA!r}); use the pbem version that created it")
+                             f"this one reads {SCHEMA!r} and {', '.join(map(repr, LEGACY_SCHEMAS))}); use the pbem version that "
+                             "created it")
         self.game_id = game.id
+        if game.schema_version in LEGACY_SCHEMAS:
+            self._migrate_passwords()
         if recover:
             self.recover()
+
+    def _migrate(self) -> None:
+        """Bring a game file of an earlier format (LEGACY_SCHEMAS) to this one's columns. Its stored
+        format name stays, since the set-up hash covers it: such a game keeps drawing from its seed."""
+        try:
+            with self.engine.connect() as conn:
+                cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(game)")}
+                if "schema_version" not in cols:
+                    return  # not a game file: the reading below says so
+                versions = [row[0] for row in conn.exec_driver_sql("SELECT schema_version FROM game")]
+                if not any(v in LEGACY_SCHEMAS for v in versions):
+                    return  # this format, or one that is refused below (and left as it is)
+                added = [c for c in ("commitment", "secret") if c not in cols]
+                for c in added:
+                    conn.exec_driver_sql(f"ALTER TABLE game ADD COLUMN {c} VARCHAR")
+                sub_cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(submission)")}
+                if sub_cols and "password_check" not in sub_cols:
+                    conn.exec_driver_sql("ALTER TABLE submission ADD COLUMN password_check VARCHAR")
+                conn.commit()
+        except DBAPIError as exc:
+            raise _db_error(self.path, exc) from exc
 
     def close(self) -> None:
         self.engine.dispose()
@@ -346,17 +386,32 @@ class Store:
         stored again: its receipt is the earlier one, marked ``again``."""
         self.recover()
         now = self._now()
-        got: list[tuple[int, bool]] = []
+        # Password submissions are checked (scrypt) and stripped of their password before the write
+        # lock is taken. One held back by the guessing throttle is refused alone: stored nowhere, and
+        # (in a batch from a mailbox) answered with a receipt that says so, never holding up the rest.
+        prepared: list[tuple[bytes, str | None] | StoreError] = []
+        for raw, _source, _key in items:
+            try:
+                prepared.append(self._without_password(bytes(raw)))
+            except StoreError as exc:
+                if len(items) == 1:
+                    raise
+                prepared.append(exc)
+        got: list[tuple[int, bool] | StoreError] = []
         try:
             with self._write() as db:
                 if any(key is not None for _, _, key in items):
                     self._message_table(db)
-                for raw, source, key in items:
+                for (raw, source, key), prep in zip(items, prepared, strict=True):
+                    if isinstance(prep, StoreError):
+                        got.append(prep)
+                        continue
                     earlier = self._known_message(db, key, raw, now) if key is not None else None
                     if earlier is not None:
                         got.append((earlier, True))
                         continue
-                    row = SubmissionRecord(raw=bytes(raw), received=now, source=source)
+                    stored, check = prep
+                    row = SubmissionRecord(raw=stored, received=now, source=source, password_check=check)
                     db.add(row)
                     db.flush()
                     assert row.id is not None
@@ -374,8 +429,9 @@ class Store:
             self.render_pending()
             self.sync()
         except StorageError as exc:
-            raise exc.told(self._committed([sid for sid, again in got if not again])) from exc
-        return [replace(self.receipt(sid), again=again) for sid, again in got]
+            raise exc.told(self._committed([g[0] for g in got if not isinstance(g, StoreError) and not g[1]])) from exc
+        return [Receipt(self.game_id, 0, Verdict.REJECTED, None, None, reason=str(g)) if isinstance(g, StoreError)
+                else replace(self.receipt(g[0]), again=g[1]) for g in got]
 
     def _committed(self, sids: Sequence[int]) -> str:
         """What is stored of submissions ``sids`` and of the reports, said after a write failed."""
@@ -431,6 +487,62 @@ class Store:
                 return m.submission_id
         return None
 
+    def _without_password(self, raw: bytes) -> tuple[bytes, str | None]:
+        """A password-mode submission is checked now and stored without its password (DESIGN,
+        "Storage"); anything else is stored exactly as received."""
+        try:
+            sub = parse_submission(raw)
+        except EnvelopeError:
+            return raw, None
+        if sub.password is None:
+            return raw, None
+        with self._read() as db:
+            player = db.get(PlayerRecord, sub.envelope.side)
+            self._throttle(db, sub.envelope.side)
+        return without_password(sub), check_password_of(sub, player.password_hash if player else None)
+
+    def _throttle(self, db: DbSession, side: str) -> None:
+        """Refuse a password submission for ``side`` while it waits after wrong passwords (before any
+        scrypt work, storing nothing, so nothing is replied): after FREE_GUESSES wrong ones in a row,
+        the next is refused for THROTTLE_BASE, doubling with each further wrong one (at most a day)."""
+        rows = db.exec(
+            select(SubmissionRecord.password_check, SubmissionRecord.received)
+            .where(SubmissionRecord.side == side, SubmissionRecord.password_check.is_not(None))  # type: ignore[union-attr]
+            .order_by(SubmissionRecord.id.desc())  # type: ignore[union-attr]
+            .limit(64)
+        ).all()
+        wrong = 0
+        for check, _ in rows:
+            if check != PASSWORD_WRONG:
+                break
+            wrong += 1
+        if wrong < FREE_GUESSES:
+            return
+        wait = min(THROTTLE_BASE * 2 ** (wrong - FREE_GUESSES), THROTTLE_MAX)
+        until = parse_time(rows[0][1]) + wait
+        if self.clock() < until:
+            raise StoreError(f"{wrong} wrong passwords in a row for {side}: password submissions for {side} are "
+                             f"refused until {format_time(until)} (each further wrong one doubles the wait); "
+                             "nothing was stored. Send it again after that time; orders signed with a key "
+                             "(`pbem keygen`) are not held up")
+
+    def _migrate_passwords(self) -> None:
+        """Files written before passwords were removed: remove them from the stored submissions."""
+        with self._write() as db:
+            rows = db.exec(select(SubmissionRecord).where(SubmissionRecord.password_check.is_(None))).all()  # type: ignore[union-attr]
+            players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
+            for row in rows:
+                try:
+                    sub = parse_submission(row.raw)
+                except EnvelopeError:
+                    continue
+                if sub.password is None:
+                    continue
+                player = players.get(sub.envelope.side)
+                row.password_check = check_password_of(sub, player.password_hash if player else None)
+                row.raw = without_password(sub)
+                db.add(row)
+
     def process_pending(self) -> int:
         """Decide every received submission, lowest id first, one transaction each."""
         done = 0
@@ -451,7 +563,7 @@ class Store:
             session, snap = self._session(db)
             players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
             digests = self._accepted_digests(db)
-            out = decide(session, self.game_id, players, row.raw, digests)
+            out = decide(session, self.game_id, players, row.raw, digests, row.password_check)
             if out.detail:  # the adjudicator failed: the moderator gets the traceback, the player only the kind
                 _log.error("game %s, submission #%s: %s", self.game_id, row.id, out.detail.rstrip())
             self._store_outcome(db, row, out, snap, session)
@@ -564,16 +676,17 @@ class Store:
             raise StoreError(f"{self.path} has no snapshot; the file is damaged")
         try:
             session = Session.from_json(json.loads(snap.session))
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:  # hand-edited or damaged
+        except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # hand-edited or damaged
             raise StoreError(f"{self.path}: the stored state of step {snap.step} is damaged "
                              f"({type(exc).__name__}: {str(exc)[:200]}); `pbem verify --game {self.game_id}` "
                              "shows what differs; restore the file from a backup") from None
+        session.attach_secret(game_secret(db.exec(select(GameRecord)).one()))
         for p in db.exec(
             select(SubmissionRecord)
             .where(SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step)
             .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
         ).all():
-            session.submit(Side(p.side or ""), p.orders or "")
+            session.submit(Side(p.side or ""), p.orders or "", p.digest or "")
         return session, snap
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
@@ -823,13 +936,31 @@ _EMAIL_RE = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+")
 
 
 def _check_email(who: str, email: str) -> None:
-    """An email address (``ann@example.org``, or ``Ann <ann@example.org>``), or empty."""
+    """One plain email address (``ann@example.org``, or ``Ann <ann@example.org>``), or empty.
+
+    Read as a mail program reads a To: header, so what is stored is what the mail goes to: a
+    group (``Bob: spy@evil.org <bob@good.org>``) or a list of addresses is refused."""
     if not email:
         return
-    _name, address = parseaddr(email)
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in email) or not _EMAIL_RE.fullmatch(address):
-        raise StoreError(f"the email address for {who} is {email!r}; write it like ann@example.org "
-                         "(or leave it out)")
+    hint = "write one address like ann@example.org or Ann <ann@example.org> (or leave it out)"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in email):
+        raise StoreError(f"the email address for {who} is {email!r}; {hint}")
+    try:
+        header: Any = HeaderRegistry()("To", email)
+        groups, defects = list(header.groups), list(header.defects)
+    except (ValueError, IndexError, TypeError):  # the parser gives up on some broken input
+        raise StoreError(f"the email address for {who} is {email!r}; {hint}") from None
+    addresses = [a for g in groups for a in g.addresses]
+    if any(g.display_name is not None for g in groups):
+        raise StoreError(f"the email address for {who} is {email!r}, a group of addresses (a name and ':' before "
+                         f"them), and mail would go to {', '.join(a.addr_spec for a in addresses) or 'nobody'}; "
+                         f"{hint}")
+    if len(addresses) > 1:
+        raise StoreError(f"the email address for {who} is {email!r}, {len(addresses)} addresses "
+                         f"({', '.join(a.addr_spec for a in addresses)}); give one: {hint}")
+    _name, parsed = parseaddr(email)
+    if defects or len(addresses) != 1 or addresses[0].addr_spec != parsed or not _EMAIL_RE.fullmatch(parsed):
+        raise StoreError(f"the email address for {who} is {email!r}; {hint}")
 
 
 def _storage_error(path: Path, what: str, io: bool) -> StorageError:
@@ -894,6 +1025,7 @@ def _engine(path: Path, store: Any) -> Any:
         except sqlite3.Error:  # a read-only file or folder: reading still works, writing says why not
             pass
         dbapi_conn.execute("PRAGMA synchronous = NORMAL")
+        dbapi_conn.execute("PRAGMA secure_delete = ON")  # replaced bytes (a removed password) are zeroed
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Any) -> None:
@@ -965,19 +1097,27 @@ class Home:
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         _unlink_db(tmp)
         now = format_time(self.clock())
+        secret = secrets.token_bytes(SECRET_BYTES) if setup.seed is None else None
+        seed = setup.seed or 0
+        rng: RandomStream = KeyedStream.new(secret, gid) if secret is not None else Rng(seed, practice=True)
         if setup.scenario is not None:
-            game0 = setup.scenario
+            game0 = setup.scenario.copy()
+            old = game0.state.rng
+            if secret is None and isinstance(old, Rng):  # a practice game keeps the scenario's seed
+                seed, rng = old.seed, Rng(old.seed, old.counter, practice=True)
+            game0.state.rng = rng
             scenario = canonical_json(game0.to_json())
-            seed = game0.state.rng.seed
             options = game0.state.options
         else:
-            game0, scenario, seed, options = new_game(setup.seed, setup.options), None, setup.seed, setup.options
+            game0, scenario, options = new_game(seed, setup.options, rng=rng), None, setup.options
         if not 0 <= seed < 2**63:  # stored as a 64-bit SQLite integer
             raise StoreError(f"the seed {seed} is out of range; use a whole number from 0 to {2**63 - 1}")
         record = GameRecord(id=gid, seed=seed, options=canonical_json(options.to_json()),
                             settings=canonical_json(setup.settings.to_json()), scenario=scenario,
                             deadline_seconds=int(setup.deadline.total_seconds()) if setup.deadline else None,
-                            moderator_email=setup.moderator_email, created=now, header_hash="")
+                            moderator_email=setup.moderator_email, created=now, header_hash="",
+                            commitment=commitment_of(secret) if secret is not None else None,
+                            secret=secret.hex() if secret is not None else None)
         record.header_hash = header_hash(record)
         try:  # on any failure no half-made file stays behind
             engine = create_engine(f"sqlite:///{tmp}")

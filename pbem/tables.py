@@ -13,9 +13,9 @@ from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
 from pbem import bodies
-from pbem.decide import Verdict
+from pbem.decide import LEGACY_SCHEMAS, Verdict  # noqa: F401 - LEGACY_SCHEMAS re-exported
 
-SCHEMA = "pbem-store 2"  # 2: outbox.submission_id (replies)
+SCHEMA = "pbem-store 3"  # 2: outbox.submission_id (replies); 3: game.commitment and game.secret (keyed draws)
 
 
 class ReportBody(TypeDecorator[str]):
@@ -50,6 +50,8 @@ class GameRecord(SQLModel, table=True):
     moderator_email: str = ""
     created: str
     header_hash: str  # sha256 of the canonical set-up: the first event's prev_hash
+    commitment: str | None = None  # SHA-256 hex of the secret (None: draws from the seed, a practice game)
+    secret: str | None = None  # 32 random bytes, hex: keys every draw; revealed when the game ends
 
 
 class PlayerRecord(SQLModel, table=True):
@@ -66,7 +68,8 @@ class SubmissionRecord(SQLModel, table=True):
     __tablename__ = "submission"
 
     id: int | None = Field(default=None, primary_key=True)
-    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))  # a password-mode one: without the password
+    password_check: str | None = None  # password mode: "matched" or "wrong" (checked on arrival)
     received: str
     source: str = ""
     side: str | None = None  # as claimed in the envelope

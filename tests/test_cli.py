@@ -64,7 +64,8 @@ def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: py
              "--caesar-email", "ann@example.org", "--pompey-email", "bob@example.org")
     assert out == (
         f"created game g1 in {Path('home') / 'g1.db'}\n"
-        "seed 7, battles planned, deadline per step none\n"
+        "PRACTICE GAME: seed 7; its dice and deals can be foreseen (every report says so)\n"
+        "battles planned, deadline per step none\n"
         "step 1: Year 705 starts: discard 1 card and play 1 card (waits for Caesar, Pompey)\n"
         "6 reports queued (see `pbem report --game g1 --side Caesar`)\n"
     )
@@ -120,7 +121,7 @@ def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: py
             "--pompey-password", "b")
     assert r.exit_code == 2 and "drop --seed" in r.output
     out = ok(*home, "new", "g2", "--scenario", "position.json", "--caesar-password", "a", "--pompey-password", "b")
-    assert "seed 7," in out and "step 1: 705, turn 1: command of Caesar (Player 1)" in out
+    assert "keyed by a new secret" in out and "step 1: 705, turn 1: command of Caesar (Player 1)" in out
     assert ok(*home, "games") == (f"g1  step 2, 705 turn 1  {Path('home') / 'g1.db'}\n"
                                   f"g2  step 1, 705 turn 1  {Path('home') / 'g2.db'}\n")
     assert ok(*home, "verify", "--game", "g1") == (

@@ -474,4 +474,4 @@ def test_game_file_of_the_old_schema_is_refused(tmp_path: Path) -> None:
         db.execute("UPDATE game SET schema_version = 'pbem-store 1'")
     db.close()
     r = cli(home, "status", "--game", "g")
-    assert r.exit_code == 1 and "format 'pbem-store 1', this one reads 'pbem-store 2'" in r.output
+    assert r.exit_code == 1 and "format 'pbem-store 1', this one reads 'pbem-store 3' and 'pbem-store 2'" in r.output

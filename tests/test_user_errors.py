@@ -88,13 +88,21 @@ def test_both_sides_with_the_same_key_or_password_are_refused(keys: Path) -> Non
 
 def test_email_addresses_are_checked_and_cannot_smuggle_headers(keys: Path) -> None:
     out = fails(1, *new_args("--caesar-email", "not an email"))
-    assert out == ("Error: the email address for Caesar is 'not an email'; write it like ann@example.org "
-                   "(or leave it out)\n")
+    assert out == ("Error: the email address for Caesar is 'not an email'; write one address like ann@example.org "
+                   "or Ann <ann@example.org> (or leave it out)\n")
     out = fails(1, *new_args("--pompey-email", "bob@example.org\nBcc: all@example.org"))
     assert "the email address for Pompey is 'bob@example.org\\nBcc: all@example.org'" in out
     fails(1, *new_args("--moderator-email", "mod@@example.org"))
     assert no_game_files(keys / "home")
     ok(*new_args("--caesar-email", "Ann <ann@example.org>", "--moderator-email", "mod@localhost"))
+
+
+def test_an_address_is_one_plain_address_never_a_group_or_a_list(keys: Path) -> None:
+    out = fails(1, *new_args("--pompey-email", "Bob: spy@evil.org <bob@good.org>"))
+    assert "a group of addresses" in out and "mail would go to spy@evil.org" in out
+    out = fails(1, *new_args("--caesar-email", "Ann <a@x.org>, spy@evil.org"))
+    assert "2 addresses (a@x.org, spy@evil.org)" in out
+    assert no_game_files(keys / "home")
 
 
 def test_a_seed_out_of_range_is_misuse_and_leaves_no_file(keys: Path) -> None:
@@ -330,7 +338,7 @@ def test_an_adjudicator_failure_tells_the_side_only_its_kind(tmp_path: Path, mon
     keys = make_game(home, "g")
     secret = "Pompey:Legio 1 (IV) waits at Roma; Pompey's sealed play is Jupiter"
 
-    def broken(self: Session, side: Side, text: str) -> Any:
+    def broken(self: Session, side: Side, text: str, entropy: str = "") -> Any:
         raise KeyError(secret)
 
     monkeypatch.setattr(Session, "submit", broken)

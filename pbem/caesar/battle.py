@@ -516,7 +516,7 @@ def do_turn(g: "Game", d: Decision, ch: BattleAction) -> None:
         return
     letter, fire = combat_of(g, bid, bs)
     strength = st.blocks[bid].strength
-    dice = [st.rng.die() for _ in range(strength)]
+    dice = [st.rng.die("dice") for _ in range(strength)]
     hits = sum(1 for x in dice if x <= fire)
     g.emit(
         "fire",

@@ -25,7 +25,7 @@ APOLLO = "Apollo"
 def start_year(g: "Game") -> None:
     st = g.state
     deck = [c.name for c in g.board.cards]
-    g.state.rng.shuffle(deck)
+    g.state.rng.shuffle(deck, "deal")
     st.hands = {Side.CAESAR: [], Side.POMPEY: []}
     for _ in range(6):
         for side in Side:

@@ -131,7 +131,7 @@ def _jupiter(g: "Game", side: Side, ch: Jupiter) -> None:
         drawn = "Cleopatra"
         how = "names Cleopatra"
     else:
-        drawn = g.state.rng.choice(enemy_blocks)
+        drawn = g.state.rng.choice(enemy_blocks, "jupiter")
         how = f"draws one of {len(enemy_blocks)} block(s) at random"
     info = g.info(drawn)
     b = g.state.blocks[drawn]

@@ -28,7 +28,7 @@ from pbem.caesar.choices import (
     DecisionKind,
     Event,
 )
-from pbem.caesar.rng import Rng
+from pbem.caesar.rng import RandomStream, Rng
 from pbem.caesar.state import (
     BlockState,
     BlockStatus,
@@ -43,8 +43,11 @@ ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 _IDX = {Side.CAESAR: 0, Side.POMPEY: 1}
 
 
-def new_game(seed: int, options: Options | None = None, board: Board | None = None) -> "Game":
-    """A new game at the historical set-up (5.1), ready for the first decision."""
+def new_game(
+    seed: int, options: Options | None = None, board: Board | None = None, *, rng: RandomStream | None = None
+) -> "Game":
+    """A new game at the historical set-up (5.1), ready for the first decision. Its draws come
+    from ``rng`` when given (a game file's keyed stream), else from SplitMix over ``seed``."""
     board = board or default_board()
     options = options or Options()
     blocks: dict[str, BlockState] = {}
@@ -63,7 +66,7 @@ def new_game(seed: int, options: Options | None = None, board: Board | None = No
         year=board.setup_year,
         turn=1,
         phase=Phase.DEPLOY if options.free_deployment else Phase.DISCARD,
-        rng=Rng(seed),
+        rng=rng if rng is not None else Rng(seed),
         blocks=blocks,
     )
     g = Game(state, board)
@@ -89,7 +92,9 @@ class Game:
 
     # ---- copying and serialisation ------------------------------------
     def copy(self) -> "Game":
-        return Game(GameState.from_json(self.state.to_json()), self.board)
+        g = Game(GameState.from_json(self.state.to_json()), self.board)
+        g.state.rng = self.state.rng.clone()  # a keyed stream keeps its secret
+        return g
 
     def to_json(self) -> dict[str, Any]:
         return self.state.to_json()

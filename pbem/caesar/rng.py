@@ -1,23 +1,78 @@
-"""The game's single recorded random stream.
+"""The game's random streams, behind one small protocol (:class:`RandomStream`).
 
-A counter-based generator (SplitMix64): the whole state is two integers, so a
-position saved as JSON carries its future dice exactly. Every shuffle, die and
-Jupiter draw of a game comes from this stream, in order.
+Two streams implement it:
+
+* :class:`KeyedStream`, the stream of every game file made by ``pbem new``: each
+  draw is an HMAC-SHA256 block keyed by the game's 256-bit secret, over the game id,
+  the step, the purpose of the draw (``deal``, ``dice``, ``jupiter``), the hashes of
+  the submissions that closed the step and a counter (docs/envelope.md, "Dice and
+  deals", gives the exact bytes). Without the secret its draws cannot be foreseen; with
+  it (revealed when the game ends) anyone recomputes them. Its JSON form carries the
+  secret's SHA-256 commitment and the counters, never the secret, which the store
+  attaches (:meth:`KeyedStream.attach`) each time it loads a position.
+* :class:`Rng`, a counter-based SplitMix64 generator: fast and predictable from its
+  seed. ``pbem simulate``, playouts and practice games (``pbem new --seed``) use it.
+
+Every draw names its purpose; a stream that does not separate purposes ignores it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import MutableSequence, Sequence, TypeVar
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass, field
+from typing import Any, MutableSequence, Protocol, Sequence, TypeVar
+
+from pbem.errors import PbemError
 
 _MASK = (1 << 64) - 1
 T = TypeVar("T")
 
+KEYED_KIND = "hmac-sha256-v1"
+DRAW_LABEL = "pbem draw v1"
+SECRET_BYTES = 32
+
+
+class RandomStream(Protocol):
+    """What the engine draws from: uniform integers, dice, choices and shuffles."""
+
+    def below(self, n: int, purpose: str = "draw") -> int: ...
+
+    def die(self, purpose: str = "dice") -> int: ...
+
+    def choice(self, items: Sequence[T], purpose: str = "draw") -> T: ...
+
+    def shuffle(self, items: MutableSequence[Any], purpose: str = "deal") -> None: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def clone(self) -> "RandomStream": ...
+
+
+class SecretError(PbemError):
+    """The game's secret is missing, or does not match its commitment."""
+
+
+def _uniform(next64: Any, n: int) -> int:
+    """A uniform integer in ``range(n)`` from 64-bit words (rejection sampling, no modulo bias)."""
+    if n <= 0:
+        raise ValueError("below() needs n >= 1")
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        x = next64()
+        if x < limit:
+            return x % n
+
 
 @dataclass
 class Rng:
+    """SplitMix64: the whole state is two integers. ``practice`` marks a game file's
+    stream made from ``--seed`` (its reports say that its dice are predictable)."""
+
     seed: int
     counter: int = 0
+    practice: bool = False
 
     def next64(self) -> int:
         self.counter += 1
@@ -26,30 +81,118 @@ class Rng:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return z ^ (z >> 31)
 
-    def below(self, n: int) -> int:
+    def below(self, n: int, purpose: str = "draw") -> int:
         """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
-        if n <= 0:
-            raise ValueError("below() needs n >= 1")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
+        return _uniform(self.next64, n)
 
-    def die(self) -> int:
-        return self.below(6) + 1
+    def die(self, purpose: str = "dice") -> int:
+        return _uniform(self.next64, 6) + 1
 
-    def choice(self, items: Sequence[T]) -> T:
-        return items[self.below(len(items))]
+    def choice(self, items: Sequence[T], purpose: str = "draw") -> T:
+        return items[_uniform(self.next64, len(items))]
 
-    def shuffle(self, items: MutableSequence[T]) -> None:
+    def shuffle(self, items: MutableSequence[Any], purpose: str = "deal") -> None:
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = _uniform(self.next64, i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def to_json(self) -> dict[str, int]:
-        return {"seed": self.seed, "counter": self.counter}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seed": self.seed, "counter": self.counter}
+        if self.practice:
+            out["practice"] = True
+        return out
+
+    def clone(self) -> "Rng":
+        return Rng(self.seed, self.counter, self.practice)
 
     @classmethod
-    def from_json(cls, data: dict[str, int]) -> "Rng":
-        return cls(int(data["seed"]), int(data["counter"]))
+    def from_json(cls, data: dict[str, Any]) -> "Rng":
+        return cls(int(data["seed"]), int(data["counter"]), bool(data.get("practice", False)))
+
+
+def commitment_of(secret: bytes) -> str:
+    """The published commitment to a game's secret: its SHA-256, hex."""
+    return hashlib.sha256(secret).hexdigest()
+
+
+def draw_message(game: str, step: int, purpose: str, entropy: Sequence[str], counter: int) -> bytes:
+    """The bytes HMAC-SHA256 signs for one draw (docs/envelope.md, "Dice and deals")."""
+    obj = {"label": DRAW_LABEL, "game": game, "step": step, "purpose": purpose, "entropy": list(entropy),
+           "counter": counter}
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+@dataclass
+class KeyedStream:
+    """The keyed stream of one game's step: HMAC-SHA256(secret, draw message) per 64-bit word."""
+
+    game: str
+    commitment: str
+    step: int = 0
+    entropy: tuple[str, ...] = ()  # "Side:submission hash" of the submissions that closed the step
+    counters: dict[str, int] = field(default_factory=dict)  # purpose -> draws made (64-bit words)
+    secret: bytes | None = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def new(cls, secret: bytes, game: str) -> "KeyedStream":
+        """The stream of a new game at step 0 (its opening deal)."""
+        return cls(game, commitment_of(secret), secret=secret)
+
+    def attach(self, secret: bytes | None) -> None:
+        """Give the stream its secret (after loading a position); refuse one that is not the committed one."""
+        if secret is None:
+            return
+        if commitment_of(secret) != self.commitment:
+            raise SecretError(f"the stored secret does not match the commitment {self.commitment} published in "
+                              "the first reports: the secret was changed after the game started")
+        self.secret = secret
+
+    def for_step(self, step: int, entropy: Sequence[str]) -> "KeyedStream":
+        """A fresh stream for resolving ``step``, keyed by the submissions that closed it."""
+        return KeyedStream(self.game, self.commitment, step, tuple(entropy), {}, self.secret)
+
+    def next64(self, purpose: str) -> int:
+        if self.secret is None:
+            raise SecretError(f"game {self.game}: a draw needs the game's secret (committed as {self.commitment}), "
+                              "and none was given")
+        n = self.counters.get(purpose, 0) + 1
+        self.counters[purpose] = n
+        mac = hmac.new(self.secret, draw_message(self.game, self.step, purpose, self.entropy, n), hashlib.sha256)
+        return int.from_bytes(mac.digest()[:8], "big")
+
+    def below(self, n: int, purpose: str = "draw") -> int:
+        return _uniform(lambda: self.next64(purpose), n)
+
+    def die(self, purpose: str = "dice") -> int:
+        return self.below(6, purpose) + 1
+
+    def choice(self, items: Sequence[T], purpose: str = "draw") -> T:
+        return items[self.below(len(items), purpose)]
+
+    def shuffle(self, items: MutableSequence[Any], purpose: str = "deal") -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1, purpose)
+            items[i], items[j] = items[j], items[i]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": KEYED_KIND, "game": self.game, "commitment": self.commitment, "step": self.step,
+                "entropy": list(self.entropy), "counters": dict(sorted(self.counters.items()))}
+
+    def clone(self) -> "KeyedStream":
+        return KeyedStream(self.game, self.commitment, self.step, self.entropy, dict(self.counters), self.secret)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "KeyedStream":
+        return cls(str(data["game"]), str(data["commitment"]), int(data.get("step", 0)),
+                   tuple(str(e) for e in data.get("entropy", [])),
+                   {str(k): int(v) for k, v in dict(data.get("counters", {})).items()})
+
+
+def stream_from_json(data: dict[str, Any]) -> RandomStream:
+    """A position's stream: keyed (``"kind"``) or SplitMix (``"seed"``)."""
+    if data.get("kind") == KEYED_KIND:
+        return KeyedStream.from_json(data)
+    if "kind" in data:
+        raise PbemError(f"the position's random stream is of kind {data['kind']!r}; this pbem reads "
+                        f"{KEYED_KIND!r} or a seed")
+    return Rng.from_json(data)

@@ -397,7 +397,7 @@ def _deal_after_play(g: Game, eff: Mapping[Side, str]) -> None:
     """No hands in a command spec: deal the rest of the Year's cards from the shuffled deck."""
     st = g.state
     deck = _rest_of_deck(g.board, Counter(eff.values()))
-    st.rng.shuffle(deck)
+    st.rng.shuffle(deck, "deal")
     keep = HAND_SIZE - 1 - st.turn
     for s in Side:
         st.hands[s] = sorted(deck[:keep], key=cards.card_sort_key)

@@ -17,7 +17,7 @@ from enum import Enum
 from typing import Any, Mapping
 
 from pbem.caesar.board import Side
-from pbem.caesar.rng import Rng
+from pbem.caesar.rng import RandomStream, stream_from_json
 from pbem.errors import PositionFormatError
 
 POSITION_FORMAT = "pbem-caesar-position"
@@ -186,7 +186,7 @@ class GameState:
     year: int
     turn: int
     phase: Phase
-    rng: Rng
+    rng: RandomStream
     blocks: dict[str, BlockState]
     deck: list[str] = field(default_factory=list)
     hands: dict[Side, list[str]] = field(default_factory=lambda: {Side.CAESAR: [], Side.POMPEY: []})
@@ -336,7 +336,7 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
         year=int(data["year"]),
         turn=int(data["turn"]),
         phase=Phase(data["phase"]),
-        rng=Rng.from_json(data["rng"]),
+        rng=stream_from_json(data["rng"]),
         blocks={
             bid: BlockState(Side(b["side"]), b["loc"], int(b["strength"]), BlockStatus(b["status"]))
             for bid, b in data["blocks"].items()

@@ -35,6 +35,7 @@ from pbem.caesar.orders import (
     parse_order,
     parse_orders,
 )
+from pbem.caesar.rng import KeyedStream
 from pbem.caesar.state import Phase
 from pbem.caesar.stepdefs import (
     DEFAULTS,
@@ -70,6 +71,7 @@ class Session:
     plans: dict[Side, list[str]] = field(default_factory=dict)  # battle plans of this game turn
     winter: dict[Side, list[str]] = field(default_factory=dict)  # winter orders of this Year
     collected: dict[str, str] = field(default_factory=dict)  # "battles"/"winter" -> "year/turn" collected
+    entropy: dict[Side, str] = field(default_factory=dict)  # hashes of the sealed submissions (keyed draws)
 
     # ---- serialisation -------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -81,6 +83,7 @@ class Session:
             "plans": {s.value: v for s, v in sorted(self.plans.items())},
             "winter": {s.value: v for s, v in sorted(self.winter.items())},
             "collected": dict(sorted(self.collected.items())),
+            **({"entropy": {s.value: v for s, v in sorted(self.entropy.items())}} if self.entropy else {}),
         }
 
     @classmethod
@@ -93,10 +96,19 @@ class Session:
             plans={Side(k): list(v) for k, v in d.get("plans", {}).items()},
             winter={Side(k): list(v) for k, v in d.get("winter", {}).items()},
             collected=dict(d.get("collected", {})),
+            entropy={Side(k): str(v) for k, v in d.get("entropy", {}).items()},
         )
 
     def copy(self) -> "Session":
-        return Session.from_json(self.to_json())
+        s = Session.from_json(self.to_json())
+        s.game.state.rng = self.game.state.rng.clone()  # a keyed stream keeps its secret
+        return s
+
+    def attach_secret(self, secret: bytes | None) -> None:
+        """Give a keyed game's stream its secret (see :class:`pbem.caesar.rng.KeyedStream`)."""
+        rng = self.game.state.rng
+        if isinstance(rng, KeyedStream):
+            rng.attach(secret)
 
     # ---- where the game stands ----------------------------------------
     def _turn_key(self) -> str:
@@ -156,11 +168,16 @@ class Session:
         return lines
 
     # ---- submitting and resolving -----------------------------------------
-    def submit(self, side: Side, text: str) -> list[Event]:
+    def submit(self, side: Side, text: str, entropy: str = "") -> list[Event]:
         """Accept a submission for the current step (a revision replaces the earlier one);
-        resolve the step when everything awaited is in. Returns the events (empty when waiting)."""
+        resolve the step when everything awaited is in. Returns the events (empty when waiting).
+        ``entropy`` (the submission's hash) keys the draws of the step in a keyed game."""
         lines = self.check(side, text)
         self.sealed[side] = [str(ln.order) for ln in lines]
+        if entropy:
+            self.entropy[side] = entropy
+        else:
+            self.entropy.pop(side, None)
         step = self.step()
         if all(s in self.sealed for s in step.awaiting):
             return self.resolve()
@@ -185,12 +202,32 @@ class Session:
                 )
             )
         subs = {s: [parse_order(t, s, self.game.board) for t in self.sealed.get(s, [])] for s in Side}
+        rng = self.game.state.rng
+        if isinstance(rng, KeyedStream):  # this step's draws: keyed by the submissions that closed it
+            rng = self.game.state.rng = rng.for_step(
+                step.number, [f"{s.value}:{self.entropy[s]}" for s in Side if s in self.entropy])
         self.sealed = {}
+        self.entropy = {}
         runner = Runner(self, events)
         runner.apply_step(step, subs, missing)
         runner.settle()
         self.step_no += 1
+        if isinstance(rng, KeyedStream) and rng.secret is not None and self.step().kind is StepKind.OVER:
+            events.append(reveal_event(rng))
         return events
+
+
+def reveal_event(rng: KeyedStream) -> Event:
+    """The end of a keyed game: its secret, for everyone to check every draw."""
+    assert rng.secret is not None
+    return Event(
+        "secret",
+        Audience.ALL,
+        f"The game is over, so its secret is revealed: {rng.secret.hex()}. Its SHA-256 is the commitment "
+        f"{rng.commitment} shown in every report; with both sides' submissions it recomputes every die "
+        "and deal (`pbem audit check`).",
+        {"secret": rng.secret.hex(), "commitment": rng.commitment},
+    )
 
 
 

@@ -204,6 +204,7 @@ class View:
     result: str  # "" while the game goes on
     next_step: NextStep | None
     awaited: bool  # the next step waits for the viewer
+    fairness: str = ""  # where the dice come from: the committed secret, or "practice game"
 
     @property
     def hand(self) -> tuple[str, ...]:

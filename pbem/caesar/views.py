@@ -31,6 +31,7 @@ from pbem.caesar.cards import card_sort_key
 from pbem.caesar.choices import Event
 from pbem.caesar.game import Game
 from pbem.caesar.history import ELIMINATIONS, happened, sightings, visible_events
+from pbem.caesar.rng import KeyedStream, Rng
 from pbem.caesar.state import BlockStatus, Phase
 from pbem.caesar.viewmodel import (
     MODERATOR,
@@ -300,4 +301,16 @@ def build_view(
         result=st.result.reason if st.result else "",
         next_step=next_step,
         awaited=awaited,
+        fairness=fairness_note(st.rng),
     )
+
+
+def fairness_note(rng: object) -> str:
+    """One line for every report: the commitment of a keyed game, or that a practice game's dice
+    can be foreseen ("" for a stream of neither kind: simulations and games made before pbem had secrets)."""
+    if isinstance(rng, KeyedStream):
+        return (f"Dice and deals: drawn from this game's secret, committed before play as SHA-256 "
+                f"{rng.commitment}; the secret is revealed when the game ends.")
+    if isinstance(rng, Rng) and rng.practice:
+        return "PRACTICE GAME: its dice and deals follow a fixed seed and can be foreseen; do not play it for a result."
+    return ""
