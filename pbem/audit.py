@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pbem.caesar.choices import Event
+from pbem.core.events import Event
 from pbem.caesar.steps import Session
 from pbem.decide import (
     Cause,

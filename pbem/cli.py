@@ -499,7 +499,7 @@ def log(game_id: str, side: str, as_json: bool) -> None:
         _echo_json([{"seq": seq, "step": step, **ev.to_json()} for seq, step, ev in rows])
         return
     for seq, step, ev in rows:
-        click.echo(f"#{seq} step {step} [{ev.audience.value}] {ev.kind}: {ev.text}")
+        click.echo(f"#{seq} step {step} [{ev.audience}] {ev.kind}: {ev.text}")
 
 
 @main.command()

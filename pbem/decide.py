@@ -33,7 +33,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Sequence
 
 from pbem.caesar.board import Side
-from pbem.caesar.choices import Event
+from pbem.core.events import Event
 from pbem.caesar.game import Game, new_game
 from pbem.caesar.state import Options
 from pbem.caesar.steps import Session, Settings, StepKind, SubmissionRejected, order_templates

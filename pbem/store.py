@@ -52,7 +52,7 @@ from sqlmodel import SQLModel, create_engine, select
 from pbem import audit
 from pbem.audit import VerifyReport
 from pbem.caesar.board import Side
-from pbem.caesar.choices import Event
+from pbem.core.events import Event
 from pbem.caesar.game import Game, new_game
 from pbem.caesar.state import Options
 from pbem.caesar.steps import BattleMode, Session, Settings, StepKind
@@ -524,13 +524,12 @@ class Store:
 
     def events(self, viewer: str = MODERATOR) -> list[tuple[int, int, Event]]:
         """(seq, step, event) for every event ``viewer`` (a side or ``moderator``) may see."""
-        who = None if viewer == MODERATOR else Side(viewer)
         with self._read() as db:
             rows = db.exec(select(EventRecord).order_by(EventRecord.seq)).all()  # type: ignore[arg-type]
         out = []
         for r in rows:
             ev = _event_of(r)
-            if ev.audience.sees(who):
+            if ev.visible_to(viewer):
                 out.append((r.seq, r.step, ev))
         return out
 

@@ -33,7 +33,7 @@ import pytest
 from pbem import reports
 from pbem.caesar import views
 from pbem.caesar.board import Side, default_board
-from pbem.caesar.choices import Event
+from pbem.core.events import Event
 from pbem.caesar.game import Game, new_game
 from pbem.caesar.playout import random_choice
 from pbem.caesar.rng import Rng

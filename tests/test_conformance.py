@@ -226,7 +226,7 @@ def _event_values(events: list[Any], key: str) -> list[Any]:
         if e.kind != kind or field not in e.data:
             continue
         # an owner's and an opponent's version of a hidden event: keep the owner's
-        if e.audience.value != "all" and e.audience.value != e.data.get("side"):
+        if e.audience != "all" and e.audience != e.data.get("side"):
             continue
         out.append(e.data[field])
     return out

@@ -10,7 +10,7 @@ import pytest
 from pbem import reports
 from pbem.caesar import views
 from pbem.caesar.board import Side, default_board, short_name
-from pbem.caesar.choices import Event
+from pbem.core.events import Event
 from pbem.caesar.game import Game, new_game
 from pbem.caesar.playout import random_choice, random_decisions
 from pbem.caesar.rng import Rng
@@ -30,7 +30,7 @@ def revealed_to(side: Side, log: list[Event]) -> set[str]:
     """Block ids named in the data of any event ``side`` may see (battle reveals, fire, hits, eliminations...)."""
     out: set[str] = set()
     for e in log:
-        if not e.audience.sees(side):
+        if not e.visible_to(side.value if side is not None else None):
             continue
         if isinstance(e.data.get("block"), str):
             out.add(e.data["block"])

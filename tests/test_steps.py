@@ -203,7 +203,7 @@ def test_defaults_are_named_in_events() -> None:
                 break
     defaults = [e for e in events if e.kind == "default"]
     assert defaults, "battles without plans must apply published defaults"
-    assert all(e.audience.value in ("Caesar", "Pompey") for e in defaults)
+    assert all(e.audience in ("Caesar", "Pompey") for e in defaults)
     assert all(e.data["rule"] for e in defaults)
 
 

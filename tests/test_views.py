@@ -8,7 +8,8 @@ import random
 import pytest
 
 from pbem.caesar.board import BlockType, Side, default_board
-from pbem.caesar.choices import Audience, Event
+from pbem.caesar.choices import Audience
+from pbem.core.events import Event
 from pbem.caesar.game import Game, new_game
 from pbem.caesar.playout import random_choice, random_decisions
 from pbem.caesar.rng import Rng

@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Any, Union
 
 from pbem.caesar.board import Side
+from pbem.core.events import Event
 
 
 class DecisionKind(str, Enum):
@@ -235,21 +236,6 @@ class Audience(str, Enum):
         if viewer is None:
             return True
         return self is Audience.ALL or self.value == viewer.value
-
-
-@dataclass(frozen=True)
-class Event:
-    kind: str
-    audience: Audience
-    text: str
-    data: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "audience": self.audience.value, "text": self.text, "data": self.data}
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Event":
-        return cls(d["kind"], Audience(d["audience"]), d["text"], dict(d.get("data", {})))
 
 
 # ---- JSON form of choices (conformance cases, decision trails) ----------------

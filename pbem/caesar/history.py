@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from pbem.caesar.board import Board, Side, short_name
-from pbem.caesar.choices import Audience, Event
+from pbem.caesar.choices import Audience
+from pbem.core.events import Event
 from pbem.caesar.viewmodel import (
     BattleView,
     Entry,
@@ -34,7 +35,7 @@ def visible_events(log: Sequence[Event], viewer: Side | None) -> list[tuple[int,
     """
     out = []
     for i, e in enumerate(log):
-        if not e.audience.sees(viewer):
+        if not e.visible_to(viewer.value if viewer is not None else None):
             continue
         if viewer is None and _is_redacted_copy(e):
             continue
@@ -44,7 +45,7 @@ def visible_events(log: Sequence[Event], viewer: Side | None) -> list[tuple[int,
 
 def _is_redacted_copy(e: Event) -> bool:
     side = e.data.get("side")
-    return e.audience in (Audience.CAESAR, Audience.POMPEY) and isinstance(side, str) and side != e.audience.value
+    return e.audience in (Audience.CAESAR.value, Audience.POMPEY.value) and isinstance(side, str) and side != e.audience
 
 
 _BATTLE_KINDS = frozenset(

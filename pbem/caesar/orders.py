@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from typing import Union
 
 from pbem.caesar.board import BlockType, Board, Side, _norm, block_aliases, block_id, default_board
+from pbem.core.orders import OrderProblem as OrderError
+from pbem.core.orders import order_lines
 from pbem.errors import AmbiguousOrderError, InvalidOrderError, PbemError, UnknownNameError
 
 
@@ -586,33 +588,6 @@ class OrderLine:
     lineno: int
     text: str
     order: Order
-
-
-@dataclass(frozen=True)
-class OrderError:
-    lineno: int
-    text: str
-    message: str
-
-    def __str__(self) -> str:
-        if self.lineno:
-            return f"line {self.lineno}: {self.text!r}: {self.message}"
-        return self.message
-
-
-def order_lines(text: str) -> list[tuple[int, str]]:
-    """The lines that carry orders: no blanks, no ``#`` comments, no ``>`` quotes, nothing after ``-- ``."""
-    out = []
-    for i, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
-        if raw.rstrip() == "--" or raw == "-- ":
-            break
-        line = raw.strip()
-        if not line or line.startswith(">") or line.startswith("#"):
-            continue
-        line = line.split("#", 1)[0].strip()
-        if line:
-            out.append((i, line))
-    return out
 
 
 def parse_orders(text: str, side: Side, board: Board | None = None) -> tuple[list[OrderLine], list[OrderError]]:

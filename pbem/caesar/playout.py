@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from pbem.caesar.board import Side
-from pbem.caesar.choices import Choice, Decision, DecisionKind, EndDisband, EndLevies, EndMoves, Event, Move, SeaMove
+from pbem.caesar.choices import Choice, Decision, DecisionKind, EndDisband, EndLevies, EndMoves, Move, SeaMove
+from pbem.core.events import Event
 from pbem.caesar.game import Game, new_game
 from pbem.caesar.movement import block_paths, movable_blocks, sea_paths
 from pbem.caesar.rng import Rng

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Sequence
+from typing import Any
 
 from pbem.caesar.board import Side
 from pbem.caesar.choices import (
@@ -17,10 +17,7 @@ from pbem.caesar.choices import (
     DecisionKind,
 )
 from pbem.caesar.game import Game
-from pbem.caesar.orders import (
-    OrderError,
-)
-from pbem.errors import PbemError
+from pbem.core.orders import SubmissionRejected
 
 
 class StepKind(str, Enum):
@@ -82,16 +79,6 @@ class Settings:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "Settings":
         return cls(BattleMode(d.get("battles", "planned")))
-
-
-class SubmissionRejected(PbemError, ValueError):
-    """A submission that is not accepted; ``errors`` lists every problem."""
-
-    def __init__(self, errors: Sequence[OrderError]) -> None:
-        self.errors = list(errors)
-        super().__init__(
-            f"{len(self.errors)} error{'' if len(self.errors) == 1 else 's'}; nothing was applied:\n" + "\n".join(f"- {e}" for e in self.errors)
-        )
 
 
 def describe_decision(g: Game, d: Decision) -> str:

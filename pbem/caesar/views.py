@@ -28,7 +28,7 @@ from typing import Mapping, Sequence
 
 from pbem.caesar.board import Side, short_name
 from pbem.caesar.cards import card_sort_key
-from pbem.caesar.choices import Event
+from pbem.core.events import Event
 from pbem.caesar.game import Game
 from pbem.caesar.history import ELIMINATIONS, happened, sightings, visible_events
 from pbem.caesar.state import BlockStatus, Phase
