@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pbem.core.events import Event
-from pbem.caesar.steps import Session
+from pbem.games.caesar.steps.session import Session
 from pbem.decide import (
     Cause,
     Verdict,

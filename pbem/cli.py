@@ -20,9 +20,9 @@ import click
 from sqlalchemy.exc import DBAPIError
 
 from pbem import store as store_mod
-from pbem.caesar.board import Side
-from pbem.caesar.state import Options
-from pbem.caesar.steps import BattleMode, Settings
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.state import Options
+from pbem.games.caesar.steps.session import BattleMode, Settings
 from pbem.envelope import (
     MAX_SUBMISSION_BYTES,
     hash_password,
@@ -221,7 +221,7 @@ def new(
         if tournament or free_deployment or seed is not None:
             raise click.UsageError("with --scenario the seed and options come from the scenario file; "
                                    "drop --seed, --tournament and --free-deployment")
-        from pbem.caesar.scenario import scenario_from_text
+        from pbem.games.caesar.rules.scenario import scenario_from_text
 
         try:
             text = Path(scenario).read_text(encoding="utf-8")
@@ -709,8 +709,8 @@ def simulate(n: int, seed: int, tournament: bool, free_deployment: bool, as_json
     Example:
         pbem simulate --games 100 --seed 7
     """
-    from pbem.caesar.playout import PlayoutError, play_random_game
-    from pbem.caesar.playout import simulate as run
+    from pbem.games.caesar.rules.playout import PlayoutError, play_random_game
+    from pbem.games.caesar.rules.playout import simulate as run
 
     options = Options(free_deployment=free_deployment, tournament=tournament)
     try:

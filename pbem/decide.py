@@ -32,11 +32,11 @@ from datetime import datetime, timedelta, timezone
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Sequence
 
-from pbem.caesar.board import Side
+from pbem.games.caesar.rules.board import Side
 from pbem.core.events import Event
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.state import Options
-from pbem.caesar.steps import Session, Settings, StepKind, SubmissionRejected, order_templates
+from pbem.games.caesar.rules.game import Game, new_game
+from pbem.games.caesar.rules.state import Options
+from pbem.games.caesar.steps.session import Session, Settings, StepKind, SubmissionRejected, order_templates
 from pbem.envelope import authenticate, check_addressing, parse_submission, submission_digest
 from pbem.errors import EnvelopeError, PbemError
 
@@ -258,7 +258,7 @@ def render_report(
     session_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None
 ) -> str:
     try:
-        from pbem.caesar.views import NextStep, build_view
+        from pbem.games.caesar.view.views import NextStep, build_view
         from pbem.reports import render_html, render_text
     except ImportError as exc:  # pragma: no cover - only while the report module is missing
         raise StoreError(f"reports cannot be rendered: {exc}; install the complete pbem package") from exc

@@ -1,7 +1,7 @@
-"""Reports: a side's :class:`~pbem.caesar.views.View` rendered with Jinja2.
+"""Reports: a side's :class:`~pbem.games.caesar.view.views.View` rendered with Jinja2.
 
 Templates receive the view and nothing else (the HTML report also gets the SVG
-map, drawn by :func:`pbem.svgmap.render_map` from the view's pieces), so a
+map, drawn by :func:`pbem.games.caesar.view.svgmap.render_map` from the view's pieces), so a
 report cannot show what the view does not hold.
 
 One :class:`jinja2.Environment` for every report: ``StrictUndefined`` (a typo in
@@ -25,14 +25,14 @@ from typing import Callable
 from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
 from markupsafe import Markup
 
-from pbem.caesar.board import Side, default_board
-from pbem.caesar.views import View
-from pbem.svgmap import Piece, render_map
+from pbem.games.caesar.rules.board import Side, default_board
+from pbem.games.caesar.view.views import View
+from pbem.games.caesar.view.svgmap import Piece, render_map
 
 __all__ = ["environment", "map_pieces", "render_html", "render_map_svg", "render_text"]
 
-TEXT_TEMPLATE = "report.txt.j2"
-HTML_TEMPLATE = "report.html.j2"
+TEXT_TEMPLATE = "caesar/report.txt.j2"
+HTML_TEMPLATE = "caesar/report.html.j2"
 _AUTOESCAPED = (".html.j2", ".svg.j2", ".xml.j2", ".html", ".svg", ".xml")
 
 
@@ -86,7 +86,7 @@ def _plural(n: int, word: str, many: str | None = None) -> str:
 
 
 def map_pieces(view: View) -> dict[str, list[Piece]]:
-    """What the view shows at each location, as :class:`~pbem.svgmap.Piece` values.
+    """What the view shows at each location, as :class:`~pbem.games.caesar.view.svgmap.Piece` values.
 
     Known blocks get their label (``"L8 III"``); an enemy block is a blank block
     in its side's colour (``hidden``), or ``"Navis ?"`` at sea; Cleopatra is her

@@ -8,7 +8,7 @@ The tables (SQLModel) hold everything a game is made of, and nothing else:
   scrypt password hash, never the password) with the key's fingerprint;
 * ``submission``: every submission exactly as received (bytes), with its verdict;
 * ``event``: the append-only event log, hash-chained;
-* ``snapshot``: the whole adjudication state (a :class:`~pbem.caesar.steps.Session`)
+* ``snapshot``: the whole adjudication state (a :class:`~pbem.games.caesar.steps.session.Session`)
   each time a step opens, with its hash and its deadline;
 * ``outbox``: the reports (and reminders) to send, per step, recipient and format, and
   the replies to submissions that came by email (:mod:`pbem.replies`), one per submission.
@@ -51,11 +51,11 @@ from sqlmodel import SQLModel, create_engine, select
 
 from pbem import audit
 from pbem.audit import VerifyReport
-from pbem.caesar.board import Side
+from pbem.games.caesar.rules.board import Side
 from pbem.core.events import Event
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.state import Options
-from pbem.caesar.steps import BattleMode, Session, Settings, StepKind
+from pbem.games.caesar.rules.game import Game, new_game
+from pbem.games.caesar.rules.state import Options
+from pbem.games.caesar.steps.session import BattleMode, Session, Settings, StepKind
 
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
 # pbem.decide; the names defined here before the split stay importable from here.

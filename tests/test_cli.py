@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 from store_helpers import REPO
 
-from pbem.caesar.game import Game
+from pbem.games.caesar.rules.game import Game
 from pbem.cli import DEMO_GAME, main
 
 EXAMPLES = REPO / "examples"
@@ -173,7 +173,7 @@ def test_simulate_prints_speed_and_tally_or_the_failing_trail(monkeypatch: pytes
     out = ok("simulate", "--games", "2", "--seed", "3")
     assert re.fullmatch(r"2 games, \d+ decisions in [\d.]+ s: [\d.]+ games/s, \d+ decisions/s\n"
                         r"Caesar \d, Pompey \d, draw \d\n", out)
-    from pbem.caesar import playout
+    from pbem.games.caesar.rules import playout
 
     def broken(n: int, seed: int, options: Any = None, **kw: Any) -> Any:
         raise playout.PlayoutError(seed + 1, [("Caesar", "Play(card='3/2')"), ("Pompey", "Play(card='1/2')")],

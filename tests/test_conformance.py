@@ -3,7 +3,7 @@
 A case is data::
 
     {"id": "pinning-example", "rule": "6.13", "quote": "<the rule text it checks>",
-     "setup": {<compact scenario spec, see pbem.caesar.scenario>},
+     "setup": {<compact scenario spec, see pbem.games.caesar.rules.scenario>},
      "steps": [{"side": "Caesar", "choice": {"type": "Move", "block": "L8", "path": ["Genua", "Rome"]},
                 "expect": "ok"},
                {"side": "Pompey", "choice": {...}, "expect": {"illegal": "pin"}},
@@ -31,9 +31,10 @@ from typing import Any
 
 import pytest
 
-from pbem.caesar import battle, winter
-from pbem.caesar.board import Side
-from pbem.caesar.choices import (
+from pbem.games.caesar.rules import battle
+from pbem.games.caesar.rules import winter
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.choices import (
     Action,
     BattleAction,
     Choice,
@@ -50,8 +51,8 @@ from pbem.caesar.choices import (
     choice_from_json,
     choice_to_json,
 )
-from pbem.caesar.game import Game
-from pbem.caesar.scenario import build_game
+from pbem.games.caesar.rules.game import Game
+from pbem.games.caesar.rules.scenario import build_game
 from pbem.errors import IllegalChoiceError
 
 CASES_DIR = Path(__file__).parent / "conformance"
@@ -434,7 +435,7 @@ def test_conformance(case: dict[str, Any]) -> None:
 
 
 
-# ---- the scenario builder (pbem.caesar.scenario) --------------------------------------
+# ---- the scenario builder (pbem.games.caesar.rules.scenario) --------------------------------------
 
 EXAMPLE_SPEC: dict[str, Any] = {
     "year": 705, "turn": 2, "seed": 7,
@@ -514,7 +515,7 @@ def test_scenario_reports_every_problem() -> None:
 
 
 def test_scenario_documents() -> None:
-    from pbem.caesar.scenario import scenario_from_text
+    from pbem.games.caesar.rules.scenario import scenario_from_text
     from pbem.errors import PositionFormatError
 
     g = scenario_from_text(json.dumps(EXAMPLE_SPEC))

@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 import pytest
 
 from pbem import reports
-from pbem.caesar import views
-from pbem.caesar.board import Side, default_board, short_name
+from pbem.games.caesar.view import views
+from pbem.games.caesar.rules.board import Side, default_board, short_name
 from pbem.core.events import Event
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.playout import random_choice, random_decisions
-from pbem.caesar.rng import Rng
-from pbem.caesar.state import BlockStatus
+from pbem.games.caesar.rules.game import Game, new_game
+from pbem.games.caesar.rules.playout import random_choice, random_decisions
+from pbem.games.caesar.rules.rng import Rng
+from pbem.games.caesar.rules.state import BlockStatus
 
 BOARD = default_board()
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
@@ -286,7 +286,7 @@ def test_one_environment_strict_and_autoescaping() -> None:
     assert env.undefined is StrictUndefined
     with pytest.raises(UndefinedError):
         env.from_string("{{ nothing.here }}").render()
-    for name in ("base.html.j2", "report.html.j2", "report.txt.j2"):
+    for name in ("base.html.j2", "caesar/report.html.j2", "caesar/report.txt.j2"):
         env.get_template(name)
 
 
@@ -301,5 +301,5 @@ def test_templates_load_from_the_package_first_then_the_checkout(tmp_path) -> No
         with pytest.raises(TemplateNotFound):
             loader.get_source(env, missing)
     # from a checkout the repository's templates/ directory is found
-    source = reports.environment().loader.get_source(reports.environment(), "report.txt.j2")[0]  # type: ignore[union-attr]
+    source = reports.environment().loader.get_source(reports.environment(), "caesar/report.txt.j2")[0]  # type: ignore[union-attr]
     assert "WHAT TO SEND NEXT" in source

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from store_helpers import dump, make_game, signed, start_cli
 
-from pbem.caesar.board import Side
-from pbem.caesar.steps import Session
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.steps.session import Session
 from pbem.envelope import hash_password, new_envelope, password_submission
 from pbem.errors import CredentialError
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError, Verdict, parse_duration, parse_time
@@ -130,8 +130,8 @@ def test_deadline_reminders_then_defaults(tmp_path: Path) -> None:
 
 
 def test_scenario_games_replay_from_their_position(tmp_path: Path) -> None:
-    pytest.importorskip("pbem.caesar.scenario")
-    from pbem.caesar.scenario import build_game
+    pytest.importorskip("pbem.games.caesar.rules.scenario")
+    from pbem.games.caesar.rules.scenario import build_game
 
     game = build_game({"year": 705, "turn": 2, "seed": 11,
                        "blocks": {"Caesar": {"Massilia": ["Legio 11", "Caesar"]},

@@ -18,8 +18,8 @@ from click.testing import CliRunner, Result
 from store_helpers import make_game, signed
 
 from pbem import store as store_mod
-from pbem.caesar.board import Side
-from pbem.caesar.steps import Session
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.steps.session import Session
 from pbem.cli import main
 from pbem.envelope import MAX_SUBMISSION_BYTES
 from pbem.mail import extract_body_from_email
