@@ -48,7 +48,7 @@ def main() -> int:
         start = time.perf_counter()
         with home.open("bench") as store:
             while resolved < args.steps:
-                session = store.session()
+                session = store.adjudication().session
                 step = session.step()
                 if step.kind is StepKind.OVER:
                     break
@@ -61,11 +61,11 @@ def main() -> int:
                     store.receive(raw, "bench")
                     dt = time.perf_counter() - t0
                     sent += 1
-                    if store.session().step().number != step.number:
+                    if store.adjudication().session.step().number != step.number:
                         resolve_times.append(dt)
                         resolved += 1
                         break
-                    session = store.session()
+                    session = store.adjudication().session
             elapsed = time.perf_counter() - start
             t0 = time.perf_counter()
             report = store.verify()

@@ -14,15 +14,12 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 import click
 from sqlalchemy.exc import DBAPIError
 
 from pbem import store as store_mod
-from pbem.games.caesar.rules.board import Side
-from pbem.games.caesar.rules.state import Options
-from pbem.games.caesar.steps.session import BattleMode, Settings
 from pbem.envelope import (
     MAX_SUBMISSION_BYTES,
     hash_password,
@@ -40,8 +37,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_HOME = "./pbem-home"
 _MAIL_LINE = 76  # order lines longer than this may be wrapped by email programs
 DEMO_GAME = "caesar-demo"
-SIDES = [s.value for s in Side]
-VIEWERS = SIDES + [store_mod.MODERATOR]
 
 
 def _version() -> str:
@@ -159,13 +154,47 @@ def _obj() -> Context:
 # ---- games -----------------------------------------------------------------------------
 
 
-def _player(side: Side, email: str, key: Path | None, password: str | None) -> PlayerSetup:
+def _side_name(text: str, sides: Sequence[str], what: str = "side") -> str:
+    """``text`` as one of ``sides`` (case does not matter); a UsageError names the sides."""
+    for s in sides:
+        if s.lower() == text.strip().lower():
+            return s
+    raise click.UsageError(f"{text!r} is not a {what} of this game; use {' or '.join(sides)}")
+
+
+def _game_sides(game_id: str | None, *, moderator: bool = False) -> list[str]:
+    """The sides of ``game_id`` in the home (of every game system when the game is not here)."""
+    from pbem.games import find_game, game_names
+
+    home = _obj().open_home()
+    if game_id and game_id in home.games():
+        with home.open(game_id, recover=False) as st:
+            sides = list(st.system.sides)
+    else:
+        sides = [s for name in game_names() for s in find_game(name).sides]
+    return sides + ([store_mod.MODERATOR] if moderator else [])
+
+
+def _pairs(values: Sequence[str], option: str) -> dict[str, str]:
+    """``SIDE=VALUE`` items of a repeated option, by side (as typed)."""
+    out: dict[str, str] = {}
+    for v in values:
+        side, eq, rest = v.partition("=")
+        if not eq or not side.strip():
+            raise click.UsageError(f"{option} takes SIDE=VALUE, like {option} Caesar={rest or 'VALUE'}; got {v!r}")
+        if side.strip().lower() in {k.lower() for k in out}:
+            raise click.UsageError(f"{option} names {side.strip()} twice")
+        out[side.strip()] = rest
+    return out
+
+
+def _player(side: str, email: str, key: Path | None, password: str | None) -> PlayerSetup:
     if (key is None) == (password is None):
         raise click.UsageError(
-            f"give {side.value} exactly one of --{side.value.lower()}-key FILE.pub or --{side.value.lower()}-password"
+            f"give {side} exactly one of --key {side}=FILE.pub or --password {side}=PASSWORD"
         )
     if key is not None:
-        option = f"--{side.value.lower()}-key {key}"
+        option = f"--key {side}={key}"
         try:
             text = key.read_text(encoding="utf-8").strip()
         except UnicodeDecodeError:
@@ -180,63 +209,94 @@ def _player(side: Side, email: str, key: Path | None, password: str | None) -> P
     return PlayerSetup(side, email, password_hash=hash_password(password))
 
 
+_OLD_SIDE_OPTIONS = ("caesar", "pompey")  # the spellings of release 0.1: --caesar-email, --pompey-key, ...
+
+
+def _old_side_options(f: F) -> F:
+    """``--caesar-email``, ``--pompey-key``, ... (release 0.1; kept for one release: use --player/--key/--password)."""
+    for side in reversed(_OLD_SIDE_OPTIONS):
+        f = click.option(f"--{side}-password", hidden=True)(f)
+        f = click.option(f"--{side}-key", type=click.Path(exists=True, dir_okay=False, path_type=Path), hidden=True)(f)
+        f = click.option(f"--{side}-email", hidden=True)(f)
+    return f
+
+
 @main.command()
 @click.argument("game_id", metavar="GAME")
-@click.option("--caesar-email", default="", help="Caesar's email address.")
-@click.option("--pompey-email", default="", help="Pompey's email address.")
-@click.option("--caesar-key", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Caesar's public key (FILE.pub from `pbem keygen`).")
-@click.option("--pompey-key", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Pompey's public key.")
-@click.option("--caesar-password", help="Password mode for Caesar (stored only as a scrypt hash).")
-@click.option("--pompey-password", help="Password mode for Pompey (stored only as a scrypt hash).")
+@click.option("--system", default="caesar", show_default=True, help="The game system (`pbem games --systems` lists them).")
+@click.option("--player", "emails", multiple=True, metavar="SIDE=EMAIL", help="A side's email address (repeat for each side).")
+@click.option("--key", "keys", multiple=True, metavar="SIDE=FILE", help="A side's public key, FILE.pub from `pbem keygen`.")
+@click.option("--password", "passwords", multiple=True, metavar="SIDE=PASSWORD", help="Password mode for a side (stored only as a scrypt hash).")
+@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help="A game option (`pbem games --systems` lists each game's), like -o battles=interactive.")
 @click.option("--moderator-email", default="", help="Where the moderator's reports go.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="The game's random seed (default: a random one, printed).")
 @click.option("--scenario", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Start from a custom position (a position document or a compact spec, JSON).")
-@click.option("--tournament", is_flag=True, help="Tournament rule C5: Caesar is Player 1 on the first game turn.")
-@click.option("--free-deployment", is_flag=True, help="Free deployment (5.3) as the first step.")
-@click.option("--battles", type=click.Choice([m.value for m in BattleMode]), default=BattleMode.PLANNED.value, show_default=True, help="planned: battles follow the plans and published defaults; interactive: ask at every decision a plan does not cover.")
+@click.option("--tournament", is_flag=True, hidden=True)
+@click.option("--free-deployment", is_flag=True, hidden=True)
+@click.option("--battles", hidden=True)
 @click.option("--deadline", metavar="DURATION", help="Time for each step, like 72h, 3d or 1d12h; `pbem tick` applies defaults after it.")
+@_old_side_options
 @json_option
 def new(
-    game_id: str, caesar_email: str, pompey_email: str, caesar_key: Path | None, pompey_key: Path | None,
-    caesar_password: str | None, pompey_password: str | None, moderator_email: str, seed: int | None,
-    scenario: Path | None, tournament: bool, free_deployment: bool, battles: str, deadline: str | None,
-    as_json: bool,
+    game_id: str, system: str, emails: tuple[str, ...], keys: tuple[str, ...], passwords: tuple[str, ...],
+    options: tuple[str, ...], moderator_email: str, seed: int | None, scenario: Path | None, tournament: bool,
+    free_deployment: bool, battles: str | None, deadline: str | None, as_json: bool, **old: Any,
 ) -> None:
-    """Create a game and register both players.
+    """Create a game and register a player for each side.
 
     \b
     Example:
-        pbem new club-1 --caesar-email ann@example.org --caesar-key ann.pub \\
-            --pompey-email bob@example.org --pompey-password 'open sesame' --deadline 72h
+        pbem new club-1 --player Caesar=ann@example.org --key Caesar=ann.pub \\
+            --player Pompey=bob@example.org --password 'Pompey=open sesame' --deadline 72h
     """
-    players = (
-        _player(Side.CAESAR, caesar_email, caesar_key, caesar_password),
-        _player(Side.POMPEY, pompey_email, pompey_key, pompey_password),
-    )
-    if caesar_password is not None and caesar_password == pompey_password:
-        raise click.ClickException("Caesar and Pompey were given the same password; each player needs his own, "
-                                   "or either could send orders for the other")
-    game = None
-    if scenario is not None:
-        if tournament or free_deployment or seed is not None:
-            raise click.UsageError("with --scenario the seed and options come from the scenario file; "
-                                   "drop --seed, --tournament and --free-deployment")
-        from pbem.games.caesar.rules.scenario import scenario_from_text
+    from pbem.games import find_game
 
+    game_system = find_game(system)
+    sides = list(game_system.sides)
+    by_side: dict[str, dict[str, Any]] = {s: {"email": "", "key": None, "password": None} for s in sides}
+    for what, values in (("email", emails), ("key", keys), ("password", passwords)):
+        option = "--player" if what == "email" else f"--{what}"
+        for side, value in _pairs(values, option).items():
+            by_side[_side_name(side, sides)][what] = Path(value) if what == "key" else value
+    for old_side in _OLD_SIDE_OPTIONS:  # release 0.1's --caesar-email, ... (documented as deprecated)
+        for what in ("email", "key", "password"):
+            value = old.get(f"{old_side}_{what}")
+            if value:
+                by_side[_side_name(old_side, sides)][what] = value
+    for side, conf in by_side.items():
+        if conf["key"] is not None and not Path(conf["key"]).is_file():
+            raise click.UsageError(f"--key {side}={conf['key']}: no such file")
+    players = tuple(_player(side, c["email"], c["key"], c["password"]) for side, c in by_side.items())
+    given_passwords = [c["password"] for c in by_side.values() if c["password"] is not None]
+    if len(set(given_passwords)) != len(given_passwords):
+        raise click.ClickException(f"{' and '.join(sides)} were given the same password; each player needs his "
+                                   "own, or either could send orders for the other")
+    values: dict[str, str | bool] = {}
+    for name, value in _pairs(options, "--option").items():
+        values[name.replace("-", "_")] = value
+    for flag, name, value in ((tournament, "tournament", True), (free_deployment, "free_deployment", True),
+                              (battles is not None, "battles", battles)):
+        if flag:  # release 0.1's Julius Caesar flags: -o tournament=yes, -o free_deployment=yes, -o battles=...
+            values[name] = value  # type: ignore[assignment]
+    position = None
+    if scenario is not None:
+        if values.keys() - {"battles"} or seed is not None:
+            raise click.UsageError("with --scenario the seed and the position's options come from the scenario file; "
+                                   "drop --seed and every -o but battles")
         try:
             text = Path(scenario).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise click.ClickException(f"cannot read the scenario file {scenario}: {exc}") from None
-        game = scenario_from_text(text, str(scenario))
+        position = game_system.load_position(text, str(scenario))
     if seed is None:
         seed = secrets.randbelow(2**31)
     setup = GameSetup(
         game_id=game_id,
         players=players,
         seed=seed,
-        options=Options(free_deployment=free_deployment, tournament=tournament),
-        settings=Settings(BattleMode(battles)),
-        scenario=game,
+        system=game_system.name,
+        options=values,
+        scenario=position,
         deadline=store_mod.parse_duration(deadline) if deadline else None,
         moderator_email=moderator_email,
     )
@@ -244,15 +304,17 @@ def new(
         status = st.status()
         record = st.game()
         reports = len(st.outbox())
+        chosen = store_mod.game_options(record)
     if as_json:
-        _echo_json({"game": game_id, "file": str(st.path), "seed": record.seed, "status": status.to_json(),
-                    "reports": reports})
+        _echo_json({"game": game_id, "system": record.system, "file": str(st.path), "seed": record.seed,
+                    "options": chosen, "status": status.to_json(), "reports": reports})
         return
     dl = store_mod.format_duration(record.deadline_seconds) if record.deadline_seconds else "none"
+    shown = ", ".join(f"{k} {'yes' if v is True else 'no' if v is False else v}" for k, v in chosen.items())
     click.echo(f"created game {game_id} in {st.path}")
-    click.echo(f"seed {record.seed}, battles {battles}, deadline per step {dl}")
+    click.echo(f"{game_system.title}: seed {record.seed}, {shown + ', ' if shown else ''}deadline per step {dl}")
     click.echo(f"step {status.step}: {status.title} (waits for {', '.join(status.awaiting)})")
-    click.echo(f"{reports} reports queued (see `pbem report --game {game_id} --side Caesar`)")
+    click.echo(f"{reports} reports queued (see `pbem report --game {game_id} --side {sides[0]}`)")
 
 
 @main.command()
@@ -268,8 +330,8 @@ def games(as_json: bool) -> None:
 
     def row(st: Any) -> dict[str, Any]:
         s = st.status()
-        return {"game": st.game_id, "file": str(st.path), "step": s.step, "year": s.year, "turn": s.turn,
-                "over": s.over}
+        return {"game": st.game_id, "system": st.system.name, "file": str(st.path), "step": s.step,
+                "where": s.summary.headline, **s.summary.facts, "over": s.over, "result": s.result}
 
     rows, failed = _each_game(home, None, row)
     if as_json:
@@ -278,7 +340,7 @@ def games(as_json: bool) -> None:
         if not rows and not failed:
             click.echo(f"no games in {home.path} (create one with `pbem new`)")
         for r in rows:
-            where = "over" if r["over"] else f"step {r['step']}, {r['year']} turn {r['turn']}"
+            where = f"over: {r['result']}" if r["over"] else f"step {r['step']}, {r['where']}"
             click.echo(f"{r['game']}  {where}  {r['file']}")
     if failed:
         sys.exit(1)
@@ -305,6 +367,8 @@ def status(game_id: str | None, now: str | None, as_json: bool) -> None:
     for s in out if not as_json else ():
         click.echo(f"{s.game}: step {s.step}, {s.title}")
         if s.over:
+            if s.result:
+                click.echo(f"  {s.result}")
             continue
         pending = [a for a in s.awaiting if a not in s.received]
         line = f"  waits for {', '.join(pending) or 'nobody'}"
@@ -340,7 +404,7 @@ def keygen(prefix: Path) -> None:
 
 @main.command()
 @game_option()
-@click.option("--side", type=click.Choice(SIDES, case_sensitive=False), required=True, help="Your side.")
+@click.option("--side", required=True, help="Your side (as your report names it: Caesar, Pompey).")
 @click.option("--step", type=int, required=True, help="The step the orders answer (see your report).")
 @click.option("--orders", "orders_file", type=click.File("r", encoding="utf-8"), default="-", show_default=True, help="The order lines (a file, or - for standard input).")
 @click.option("--key", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Your private key (FILE.key).")
@@ -360,6 +424,7 @@ def sign(game_id: str, side: str, step: int, orders_file: Any, key: Path | None,
     """
     if (key is None) == (password is None):
         raise click.UsageError("give exactly one of --key FILE.key or --password")
+    side = _side_name(side, _game_sides(game_id))
     try:
         text = orders_file.read()
     except UnicodeDecodeError as exc:
@@ -457,7 +522,7 @@ def submit(file: Any, game_id: str | None, as_json: bool) -> None:
 
 @main.command()
 @game_option()
-@click.option("--side", type=click.Choice(VIEWERS, case_sensitive=False), required=True, help="Whose report.")
+@click.option("--side", required=True, help="Whose report: a side, or moderator.")
 @click.option("--format", "fmt", type=click.Choice(store_mod.FORMATS), default="text", show_default=True)
 @click.option("--step", type=int, help="The report sent when this step opened (default: the latest).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
@@ -468,6 +533,7 @@ def report(game_id: str, side: str, fmt: str, step: int | None, out: Path | None
     Example:
         pbem report --game club-1 --side Caesar --format html --out caesar.html
     """
+    side = _side_name(side, _game_sides(game_id, moderator=True))
     with _obj().open_home().open(game_id) as st:
         row = st.report(side, fmt, step)
     body = row.body or ""
@@ -480,7 +546,7 @@ def report(game_id: str, side: str, fmt: str, step: int | None, out: Path | None
 
 @main.command()
 @game_option()
-@click.option("--side", type=click.Choice(VIEWERS, case_sensitive=False), default=store_mod.MODERATOR, show_default=True, help="Show only what this side may see.")
+@click.option("--side", default=store_mod.MODERATOR, show_default=True, help="Show only what this side (or the moderator) may see.")
 @json_option
 def log(game_id: str, side: str, as_json: bool) -> None:
     """Print the event log as a side may see it (everything for the moderator).
@@ -489,6 +555,7 @@ def log(game_id: str, side: str, as_json: bool) -> None:
     Example:
         pbem log --game club-1 --side Pompey
     """
+    side = _side_name(side, _game_sides(game_id, moderator=True))
     with _obj().open_home().open(game_id) as st:
         rows = st.events(side)
     if side.lower() != "moderator":
@@ -513,22 +580,12 @@ def state(game_id: str, as_json: bool) -> None:
         pbem state --game club-1 --json > position.json
     """
     with _obj().open_home().open(game_id) as st:
-        session = st.session()
-    g = session.game
+        adj = st.adjudication()
+        system = st.system
     if as_json:
-        _echo_json(g.to_json())
+        _echo_json(system.position(adj))
         return
-    s = g.state
-    click.echo(f"{st.game_id}: year {s.year}, turn {s.turn}, phase {s.phase.value}, step {session.step_no}")
-    click.echo(f"VP: Caesar {g.vp(Side.CAESAR)}, Pompey {g.vp(Side.POMPEY)}")
-    for side in Side:
-        click.echo(f"{side.value} holds: {', '.join(s.hands[side]) or 'no cards'}")
-    at: dict[str, list[str]] = {}
-    for bid in sorted(g.on_map(Side.CAESAR) + g.on_map(Side.POMPEY)):
-        b = s.blocks[bid]
-        at.setdefault(b.loc or "", []).append(f"{b.side.value[0]}:{g.describe(bid)}")
-    for loc in sorted(at):
-        click.echo(f"  {loc}: {', '.join(at[loc])}")
+    click.echo(f"{game_id}: {system.describe(adj)}")
 
 
 @main.command()
@@ -697,44 +754,41 @@ def send(game_id: str | None, server: str, sender: str, starttls: bool, user: st
 
 
 @main.command()
+@click.option("--system", default="caesar", show_default=True, help="The game system.")
 @click.option("--games", "n", type=click.IntRange(1), default=20, show_default=True, help="How many random games.")
 @click.option("--seed", type=int, default=1, show_default=True, help="The first game's seed (then seed+1, ...).")
-@click.option("--tournament", is_flag=True, help="Tournament rule C5.")
-@click.option("--free-deployment", is_flag=True, help="Free deployment (5.3).")
+@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help="A game option, like -o tournament=yes.")
+@click.option("--tournament", is_flag=True, hidden=True)
+@click.option("--free-deployment", is_flag=True, hidden=True)
 @json_option
-def simulate(n: int, seed: int, tournament: bool, free_deployment: bool, as_json: bool) -> None:
+def simulate(system: str, n: int, seed: int, options: tuple[str, ...], tournament: bool, free_deployment: bool,
+             as_json: bool) -> None:
     """Play random legal games and print the speed and who won.
 
     \b
     Example:
         pbem simulate --games 100 --seed 7
     """
-    from pbem.games.caesar.rules.playout import PlayoutError, play_random_game
-    from pbem.games.caesar.rules.playout import simulate as run
+    from pbem.core.game import option_values
+    from pbem.games import find_game
 
-    options = Options(free_deployment=free_deployment, tournament=tournament)
+    game_system = find_game(system)
+    given: dict[str, str | bool] = {k.replace("-", "_"): v for k, v in _pairs(options, "--option").items()}
+    if tournament:
+        given["tournament"] = True
+    if free_deployment:
+        given["free_deployment"] = True
     try:
-        rep = run(n, seed, options, clock=time.perf_counter)
-    except PlayoutError as exc:
-        trail = exc.trail
-        if not trail:  # played without a trail for speed: replay that game to get one
-            try:
-                play_random_game(exc.seed, options, keep_trail=True)
-            except PlayoutError as again:
-                trail = again.trail
-        lines = [f"game with seed {exc.seed} failed: {type(exc.cause).__name__}: {exc.cause}",
-                 f"decision trail ({len(trail)} decisions, oldest first):"]
-        lines += [f"  {i}. {side}: {choice}" for i, (side, choice) in enumerate(trail, start=1)]
-        lines.append(f"reproduce with: pbem simulate --games 1 --seed {exc.seed}")
-        raise click.ClickException("\n".join(lines)) from exc
+        values = option_values(game_system.options, given)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    rep = game_system.simulate(n, seed, values, clock=time.perf_counter)
     if as_json:
-        _echo_json({"games": rep.games, "seconds": rep.seconds, "decisions": rep.decisions,
-                    "games_per_second": rep.games_per_second, "decisions_per_second": rep.decisions_per_second,
-                    "tally": rep.tally})
+        _echo_json(rep)
         return
-    click.echo(f"{rep.games} games, {rep.decisions} decisions in {rep.seconds:.2f} s: "
-               f"{rep.games_per_second:.1f} games/s, {rep.decisions_per_second:.0f} decisions/s")
-    click.echo(", ".join(f"{k} {v}" for k, v in rep.tally.items()))
+    click.echo(f"{rep['games']} games, {rep['decisions']} decisions in {rep['seconds']:.2f} s: "
+               f"{rep['games_per_second']:.1f} games/s, {rep['decisions_per_second']:.0f} decisions/s")
+    click.echo(", ".join(f"{k} {v}" for k, v in rep["tally"].items()))
 
 
 def examples_dir() -> Any:
@@ -767,12 +821,12 @@ def run_demo(home: Path, *, examples: Any = None, echo: Callable[[str], None] = 
     if gid in h.games():
         raise StoreError(f"the demo game {gid!r} already exists in {home}; use a fresh folder (--home)")
     players = tuple(
-        PlayerSetup(Side(side), conf["emails"][side],
+        PlayerSetup(side, conf["emails"][side],
                     public_key=(ex / conf["keys"][side]).read_text(encoding="utf-8").strip())
-        for side in SIDES
+        for side in sorted(conf["emails"])
     )
-    setup = GameSetup(game_id=gid, players=players, seed=int(conf["seed"]),
-                      options=Options.from_json(conf["options"]), settings=Settings(BattleMode(conf["battles"])))
+    setup = GameSetup(game_id=gid, players=players, seed=int(conf["seed"]), system=conf.get("system", "caesar"),
+                      options={**conf["options"], "battles": conf["battles"]})
     h.create(setup).close()
     echo(f"created game {gid} in {home} (seed {conf['seed']}; sample keys for both sides)")
     manifest = json.loads((ex / "submissions" / "manifest.json").read_text(encoding="utf-8"))

@@ -9,7 +9,7 @@ the live game did, byte for byte:
   and apply them (the state changes in place only when they are accepted);
 * :func:`render_report` renders one outbox row from a stored snapshot and the log
   (:func:`reminder_body` and :func:`report_subject` give the rest of the mail text);
-* :func:`initial_session` rebuilds the starting state from the stored set-up, and
+* :func:`initial_adjudication` rebuilds the starting state from the stored set-up, and
   :func:`header_hash`, :func:`event_hash` and :func:`canonical_json` give the hash
   chain its bytes; :func:`format_time` and :func:`parse_duration` and their
   inverses are the stored formats of times and deadlines.
@@ -32,13 +32,12 @@ from datetime import datetime, timedelta, timezone
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Sequence
 
-from pbem.games.caesar.rules.board import Side
-from pbem.core.events import Event
-from pbem.games.caesar.rules.game import Game, new_game
-from pbem.games.caesar.rules.state import Options
-from pbem.games.caesar.steps.session import Session, Settings, StepKind, SubmissionRejected, order_templates
+from pbem.core.events import MODERATOR, Event
+from pbem.core.game import Adjudication, GameSystem
+from pbem.core.orders import SubmissionRejected
 from pbem.envelope import authenticate, check_addressing, parse_submission, submission_digest
 from pbem.errors import EnvelopeError, PbemError
+from pbem.games import find_game
 
 if TYPE_CHECKING:  # pbem.store imports this module; the rows are only read here
     from pbem.tables import GameRecord, OutboxRecord, PlayerRecord
@@ -55,17 +54,18 @@ __all__ = [
     "events_json",
     "format_duration",
     "format_time",
+    "game_options",
     "header_hash",
-    "initial_session",
+    "initial_adjudication",
     "parse_duration",
     "parse_time",
     "reminder_body",
     "render_report",
     "report_subject",
     "sha256_text",
+    "system_of",
 ]
 
-MODERATOR = "moderator"
 _DURATION_RE = re.compile(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 _FIRST_YEAR, _LAST_YEAR = 1970, 9000  # times given on the command line (--now)
@@ -148,19 +148,30 @@ def format_duration(seconds: int) -> str:
     return "".join(f"{v}{u}" for v, u in ((d, "d"), (h, "h"), (m, "m")) if v) or "0m"
 
 
-def initial_session(game: GameRecord) -> Session:
-    """The adjudication state at the start, rebuilt from the stored set-up."""
-    settings = Settings.from_json(json.loads(game.settings))
-    if game.scenario:
-        return Session(Game.from_json(json.loads(game.scenario)), settings)
-    return Session(new_game(game.seed, Options.from_json(json.loads(game.options))), settings)
+def system_of(game: GameRecord) -> GameSystem:
+    """The game system a game file holds (files written before the system column: Julius Caesar)."""
+    return find_game(getattr(game, "system", None) or "caesar")
+
+
+def game_options(game: GameRecord) -> dict[str, Any]:
+    """The game's option values as stored (game files of format 2 keep the battle mode apart, as "settings")."""
+    return {**json.loads(game.settings or "{}"), **json.loads(game.options or "{}")}
+
+
+def initial_adjudication(game: GameRecord) -> tuple[Adjudication, list[Event]]:
+    """The adjudication state at the start, rebuilt from the stored set-up, with the opening events."""
+    position = json.loads(game.scenario) if game.scenario else None
+    return system_of(game).start(game.seed, game_options(game), position)
 
 
 def header_hash(game: GameRecord) -> str:
-    return sha256_text(canonical_json({
+    header: dict[str, Any] = {
         "game": game.id, "schema": game.schema_version, "seed": game.seed, "options": json.loads(game.options),
         "settings": json.loads(game.settings), "scenario": json.loads(game.scenario) if game.scenario else None,
-    }))
+    }
+    if game.schema_version != "pbem-store 2":  # format 2 had one game system, and no column naming it
+        header["system"] = game.system
+    return sha256_text(canonical_json(header))
 
 
 # ---- deciding one submission (pure: used live and by verify) ------------------------------
@@ -177,19 +188,21 @@ class Outcome:
     orders: str | None = None
     related: int | None = None
     events: list[Event] = field(default_factory=list)
+    adjudication: Adjudication | None = None  # accepted: the state after it (the one passed in is unchanged)
     resolved_step: int | None = None  # the step this acceptance resolved
     detail: str = ""  # for the moderator only (an adjudicator failure's traceback); never stored or sent
     unverified: bool = False  # the credential check failed: the sender may not be the side it names
 
 
 def decide(
-    session: Session,
+    adj: Adjudication,
     game_id: str,
     players: dict[str, PlayerRecord],
     raw: bytes,
     accepted_digests: dict[str, int],
 ) -> Outcome:
-    """Decide a submission against ``session`` (changed in place when accepted)."""
+    """Decide a submission against ``adj``, which is never changed: the orders are tried on a copy,
+    which the outcome carries (``adjudication``) when they are accepted."""
     try:
         sub = parse_submission(raw)
     except EnvelopeError as exc:
@@ -215,25 +228,23 @@ def decide(
         out.reason = f"an exact resend of submission #{earlier}; nothing changed"
         return out
     try:
-        check_addressing(sub, game=game_id, side=player.side, step=session.step_no)
+        check_addressing(sub, game=game_id, side=player.side, step=adj.step().number)
     except EnvelopeError as exc:
         out.reason = str(exc)
         return out
-    side = Side(player.side)
+    side = player.side
     text = "\n".join(env.orders)
-    step = session.step_no
-    backup = session.to_json()
+    step = adj.step().number
+    trial = adj.copy()
     try:
-        session.check(side, text)
-        out.events = session.submit(side, text)
+        trial.check(side, text)
+        out.events = trial.submit(side, text)
     except SubmissionRejected as exc:
         out.reason = f"{len(exc.errors)} error{'' if len(exc.errors) == 1 else 's'}; nothing was applied"
         out.errors = [{"line": e.lineno, "text": e.text, "message": e.message} for e in exc.errors]
         return out
     except Exception as exc:  # noqa: BLE001 - an engine bug must not stop the game's other work
-        restored = Session.from_json(backup)
-        session.__dict__.update(restored.__dict__)
-        # The reason goes back to the side that sent the orders: the exception's text could name
+        # The trial copy is dropped, so nothing changed. The reason goes back to the side that sent the orders: the exception's text could name
         # hidden blocks or the other side's sealed orders, so only its type is given; the whole
         # traceback is for the moderator (pbem.store logs it).
         out.reason = (f"the adjudicator failed on these orders and changed nothing (a bug in pbem, not in "
@@ -242,7 +253,8 @@ def decide(
         return out
     out.verdict = Verdict.ACCEPTED
     out.orders = text
-    if session.step_no != step:
+    out.adjudication = trial
+    if trial.step().number != step:
         out.resolved_step = step
     return out
 
@@ -255,27 +267,16 @@ def events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
 
 
 def render_report(
-    session_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None
+    system: GameSystem, adj_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None
 ) -> str:
-    try:
-        from pbem.games.caesar.view.views import NextStep, build_view
-        from pbem.reports import render_html, render_text
-    except ImportError as exc:  # pragma: no cover - only while the report module is missing
-        raise StoreError(f"reports cannot be rendered: {exc}; install the complete pbem package") from exc
-    session = Session.from_json(json.loads(session_json))
-    viewer = None if row.recipient == MODERATOR else Side(row.recipient)
-    step = session.step()
-    next_step = None
-    if step.kind is not StepKind.OVER:
-        next_step = NextStep(
-            number=step.number,
-            title=step.title,
-            deadline=deadline,
-            awaiting=tuple(s.value for s in step.awaiting),
-            templates=tuple(order_templates(session, viewer)) if viewer else (),
-        )
-    view = build_view(session.game, list(events[: row.upto_event]), viewer, since=row.since_event, next_step=next_step)
-    return render_html(view) if row.format == "html" else render_text(view)
+    """One outbox report, rendered from the stored state of its step and the log up to it."""
+    from pbem.render import render
+
+    adj = system.load(json.loads(adj_json))
+    viewer = None if row.recipient == MODERATOR else row.recipient
+    ctx = system.report(adj, list(events[: row.upto_event]), viewer, since=row.since_event, deadline=deadline,
+                        fmt=row.format)
+    return render(system.name, ctx, getattr(system, "template_folder", None))
 
 
 def reminder_body(game_id: str, step: int, title: str, deadline: str, side: str) -> str:

@@ -11,7 +11,9 @@ from sqlmodel import Field, SQLModel
 
 from pbem.decide import Verdict
 
-SCHEMA = "pbem-store 2"  # 2: outbox.submission_id (replies)
+SCHEMA = "pbem-store 3"  # 2: outbox.submission_id (replies); 3: game.system
+#: the formats this version reads (older ones are brought up to date when opened: see pbem.store._migrate)
+READABLE_SCHEMAS = ("pbem-store 2", SCHEMA)
 
 
 # ---- tables --------------------------------------------------------------------------
@@ -21,10 +23,11 @@ class GameRecord(SQLModel, table=True):
     __tablename__ = "game"
 
     id: str = Field(primary_key=True)
-    schema_version: str = SCHEMA
+    schema_version: str = SCHEMA  # the format the file was created in (part of the set-up's hash)
+    system: str = "caesar"  # the game system (pbem.games.find_game); files of format 2 are all Julius Caesar
     seed: int
-    options: str  # JSON: engine options (free deployment, tournament)
-    settings: str  # JSON: step settings (battles planned|interactive)
+    options: str  # JSON: the game's option values (format 2: the engine options; the battle mode in settings)
+    settings: str  # JSON: "{}" (format 2: the step settings)
     scenario: str | None = Field(default=None, sa_column=Column(Text, nullable=True))  # starting position JSON
     deadline_seconds: int | None = None
     moderator_email: str = ""
@@ -99,7 +102,7 @@ class OutboxRecord(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     step: int
     kind: str = "report"  # report | reminder | reply
-    recipient: str  # Caesar | Pompey | moderator
+    recipient: str  # a side | moderator
     email: str = ""
     format: str  # text | html
     subject: str

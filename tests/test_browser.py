@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem import reports
+import report_helpers as reports
+from pbem import render as core_render
 from pbem.games.caesar.view import views
 from pbem.games.caesar.rules.board import Side, default_board
 from pbem.core.events import Event

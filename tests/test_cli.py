@@ -64,7 +64,8 @@ def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: py
              "--caesar-email", "ann@example.org", "--pompey-email", "bob@example.org")
     assert out == (
         f"created game g1 in {Path('home') / 'g1.db'}\n"
-        "seed 7, battles planned, deadline per step none\n"
+        "Julius Caesar (Columbia Games, 2010): seed 7, battles planned, free_deployment no, tournament no, "
+        "deadline per step none\n"
         "step 1: Year 705 starts: discard 1 card and play 1 card (waits for Caesar, Pompey)\n"
         "6 reports queued (see `pbem report --game g1 --side Caesar`)\n"
     )
@@ -120,9 +121,9 @@ def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: py
             "--pompey-password", "b")
     assert r.exit_code == 2 and "drop --seed" in r.output
     out = ok(*home, "new", "g2", "--scenario", "position.json", "--caesar-password", "a", "--pompey-password", "b")
-    assert "seed 7," in out and "step 1: 705, turn 1: command of Caesar (Player 1)" in out
-    assert ok(*home, "games") == (f"g1  step 2, 705 turn 1  {Path('home') / 'g1.db'}\n"
-                                  f"g2  step 1, 705 turn 1  {Path('home') / 'g2.db'}\n")
+    assert "step 1: 705, turn 1: command of Caesar (Player 1)" in out
+    assert ok(*home, "games") == (f"g1  step 2, 705, turn 1  {Path('home') / 'g1.db'}\n"
+                                  f"g2  step 1, 705, turn 1  {Path('home') / 'g2.db'}\n")
     assert ok(*home, "verify", "--game", "g1") == (
         "g1: OK: 2 steps, 4 submissions, %d events, 12 reports checked\n" % len(full_log.splitlines()))
     assert ok(*home, "tick") == "g1: nothing to do\ng2: nothing to do\n"
@@ -150,7 +151,7 @@ def test_password_game_and_deadline_from_the_command_line(tmp_path: Path) -> Non
 def test_misuse_exits_2_and_errors_exit_1_with_a_message(tmp_path: Path) -> None:
     home = ["--home", str(tmp_path)]
     r = run(*home, "new", "g")
-    assert r.exit_code == 2 and "give Caesar exactly one of --caesar-key FILE.pub or --caesar-password" in r.output
+    assert r.exit_code == 2 and "give Caesar exactly one of --key Caesar=FILE.pub or --password Caesar=PASSWORD" in r.output
     r = run(*home, "report", "--game", "nope", "--side", "Caesar")
     assert r.exit_code == 1
     assert r.output == (f"Error: no game 'nope' in {tmp_path} (games there: none); create it with `pbem new` "

@@ -46,7 +46,7 @@ def make_games(home: Path, *ids: str) -> dict[str, dict[Side, KeyPair]]:
 
 def year_start_orders(home: Path, gid: str, side: Side) -> str:
     with Home(home).open(gid) as st:
-        hand = st.session().game.state.hands[side]
+        hand = st.adjudication().session.game.state.hands[side]
     return f"discard {hand[0]}\nplay {hand[1]}\n"
 
 

@@ -107,6 +107,7 @@ class ReportContext:
 
     template: str  # "report.txt.j2"
     values: Mapping[str, Any]
+    svg: str | None = None  # the map, SVG text whose every name is escaped; templates get it as ``svg``
 
 
 @runtime_checkable
@@ -138,6 +139,8 @@ class GameSystem(Protocol):
     title: str  # "Julius Caesar (Columbia Games, 2010)"
     sides: tuple[str, ...]
     options: tuple[OptionSpec, ...]
+    # A game installed from another package may also set ``template_folder`` (a path): its report
+    # templates are then looked up there instead of in pbem's ``templates/<name>/``.
 
     def start(self, seed: int, options: Mapping[str, Any],
               position: Mapping[str, Any] | None = None) -> tuple[Adjudication, list[Event]]:
