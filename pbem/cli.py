@@ -188,13 +188,13 @@ def _pairs(values: Sequence[str], option: str) -> dict[str, str]:
     return out
 
 
-def _player(side: str, email: str, key: Path | None, password: str | None) -> PlayerSetup:
+def _player(side: str, email: str, key: Path | None, password: str | None, option: str = "") -> PlayerSetup:
     if (key is None) == (password is None):
         raise click.UsageError(
             f"give {side} exactly one of --key {side}=FILE.pub or --password {side}=PASSWORD"
         )
     if key is not None:
-        option = f"--key {side}={key}"
+        option = option or f"--key {side}={key}"
         try:
             text = key.read_text(encoding="utf-8").strip()
         except UnicodeDecodeError:
@@ -254,19 +254,26 @@ def new(
     game_system = find_game(system)
     sides = list(game_system.sides)
     by_side: dict[str, dict[str, Any]] = {s: {"email": "", "key": None, "password": None} for s in sides}
-    for what, values in (("email", emails), ("key", keys), ("password", passwords)):
+    key_option: dict[str, str] = {}  # how the user named each key file, for messages
+    for what, given in (("email", emails), ("key", keys), ("password", passwords)):
         option = "--player" if what == "email" else f"--{what}"
-        for side, value in _pairs(values, option).items():
-            by_side[_side_name(side, sides)][what] = Path(value) if what == "key" else value
+        for side, value in _pairs(given, option).items():
+            name = _side_name(side, sides)
+            by_side[name][what] = Path(value) if what == "key" else value
+            key_option[name] = f"--key {side}={value}"
     for old_side in _OLD_SIDE_OPTIONS:  # release 0.1's --caesar-email, ... (documented as deprecated)
         for what in ("email", "key", "password"):
-            value = old.get(f"{old_side}_{what}")
-            if value:
-                by_side[_side_name(old_side, sides)][what] = value
+            old_value = old.get(f"{old_side}_{what}")
+            if old_value is not None:
+                name = _side_name(old_side, sides)
+                by_side[name][what] = old_value
+                if what == "key":
+                    key_option[name] = f"--{old_side}-key {old_value}"
     for side, conf in by_side.items():
         if conf["key"] is not None and not Path(conf["key"]).is_file():
-            raise click.UsageError(f"--key {side}={conf['key']}: no such file")
-    players = tuple(_player(side, c["email"], c["key"], c["password"]) for side, c in by_side.items())
+            raise click.UsageError(f"{key_option[side]}: no such file")
+    players = tuple(_player(side, c["email"], c["key"], c["password"], key_option.get(side, ""))
+                    for side, c in by_side.items())
     given_passwords = [c["password"] for c in by_side.values() if c["password"] is not None]
     if len(set(given_passwords)) != len(given_passwords):
         raise click.ClickException(f"{' and '.join(sides)} were given the same password; each player needs his "
@@ -274,10 +281,12 @@ def new(
     values: dict[str, str | bool] = {}
     for name, value in _pairs(options, "--option").items():
         values[name.replace("-", "_")] = value
-    for flag, name, value in ((tournament, "tournament", True), (free_deployment, "free_deployment", True),
-                              (battles is not None, "battles", battles)):
-        if flag:  # release 0.1's Julius Caesar flags: -o tournament=yes, -o free_deployment=yes, -o battles=...
-            values[name] = value  # type: ignore[assignment]
+    if tournament:  # release 0.1's Julius Caesar flags: -o tournament=yes, -o free_deployment=yes, -o battles=...
+        values["tournament"] = True
+    if free_deployment:
+        values["free_deployment"] = True
+    if battles is not None:
+        values["battles"] = battles
     position = None
     if scenario is not None:
         if values.keys() - {"battles"} or seed is not None:

@@ -16,7 +16,7 @@ Sides are plain strings (``"Caesar"``); the moderator is :data:`pbem.core.events
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from pbem.core.events import Event
 
@@ -159,5 +159,10 @@ class GameSystem(Protocol):
     def describe(self, adj: Adjudication) -> str:
         """The whole state for the moderator (``pbem state``)."""
 
-    def simulate(self, games: int, seed: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Play ``games`` complete random games (``pbem simulate``); a JSON-able tally."""
+    def position(self, adj: Adjudication) -> dict[str, Any]:
+        """The whole position as a document (``pbem state --json``; the moderator's)."""
+
+    def simulate(self, games: int, seed: int, options: Mapping[str, Any],
+                 clock: Callable[[], float] | None = None) -> dict[str, Any]:
+        """Play ``games`` complete random games (``pbem simulate``): a JSON-able tally (``games``,
+        ``decisions``, ``seconds``, ``games_per_second``, ``decisions_per_second``, ``tally``)."""

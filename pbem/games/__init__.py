@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import os
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from pbem.errors import PbemError
 
@@ -41,10 +41,10 @@ def register(system: "GameSystem") -> None:
 
 def _load(ref: str) -> "GameSystem":
     module, _, attr = ref.partition(":")
-    obj = importlib.import_module(module)
+    obj: Any = importlib.import_module(module)
     for part in attr.split(".") if attr else ():
         obj = getattr(obj, part)
-    return obj  # type: ignore[return-value]
+    return cast("GameSystem", obj)
 
 
 def _env_refs() -> list[str]:
@@ -64,10 +64,10 @@ def find_game(name: str) -> "GameSystem":
         register(system)
     if name in _registered:
         return _registered[name]
-    ref = _BUILTIN.get(name) or _entry_points().get(name)
-    if ref is None:
+    found = _BUILTIN.get(name) or _entry_points().get(name)
+    if found is None:
         raise UnknownGameError(f"unknown game system {name!r}; the games here are: {', '.join(game_names())}")
-    system = _load(ref)
+    system = _load(found)
     register(system)
     return system
 

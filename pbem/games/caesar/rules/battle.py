@@ -27,7 +27,7 @@ from pbem.games.caesar.rules.choices import (
     TakeHit,
 )
 from pbem.games.caesar.rules.movement import road_key
-from pbem.games.caesar.rules.state import BattleStage, BattleState, Control, Phase
+from pbem.games.caesar.rules.state import BattleStage, BattleState, Control, Phase, Transition
 from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
@@ -62,9 +62,7 @@ def end_turn(g: "Game") -> None:
     st.prev_effective = dict(st.effective)
     st.player1 = None
     if st.turn >= 5:
-        from pbem.games.caesar.rules import winter
-
-        winter.start(g)
+        g.enter(Transition.START_WINTER)
     else:
         st.turn += 1
         st.phase = Phase.CARD

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.choices import Audience, Choice, Decision, DecisionKind, Deploy, Discard, Play
-from pbem.games.caesar.rules.state import Phase
+from pbem.games.caesar.rules.state import Phase, Transition
 from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
@@ -202,9 +202,7 @@ def reveal(g: "Game", played: dict[Side, str]) -> None:
     if all(played_event.values()):
         g.emit("cancelled", Audience.ALL, "Both cards are events: both are cancelled and the game turn ends (C3)")
         st.player1 = None
-        from pbem.games.caesar.rules import battle
-
-        battle.end_turn(g)
+        g.enter(Transition.END_TURN)
         return
     eff_event = {s: g.board.card(eff[s]).event for s in Side}
     if st.options.tournament and st.year == g.board.setup_year and st.turn == 1:
@@ -222,9 +220,7 @@ def reveal(g: "Game", played: dict[Side, str]) -> None:
             why = "the higher Moves"
     st.player1 = p1
     g.emit("player1", Audience.ALL, f"{p1} is Player 1 ({why})", side=p1.value)
-    from pbem.games.caesar.rules import movement
-
-    movement.start_command(g, p1)
+    g.enter(Transition.START_COMMAND, p1)
 
 
 HANDLERS = {

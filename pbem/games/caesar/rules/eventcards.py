@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.choices import Audience, Choice, Decision, DecisionKind, Jupiter, NoEvent, Surprise, Vulcan
-from pbem.games.caesar.rules.state import CommandStage, Contest, Control
+from pbem.games.caesar.rules.state import CommandStage, Contest, Control, Transition
 from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
@@ -113,8 +113,6 @@ def check_target(g: "Game", d: Decision, ch: Choice) -> None:
 
 
 def do_target(g: "Game", d: Decision, ch: Choice) -> None:
-    from pbem.games.caesar.rules.movement import finish_command
-
     side = d.side
     if isinstance(ch, NoEvent):
         g.emit("event-void", Audience.ALL, f"{side} makes no use of the event", side=side.value)
@@ -122,7 +120,7 @@ def do_target(g: "Game", d: Decision, ch: Choice) -> None:
         _jupiter(g, side, ch)
     elif isinstance(ch, Vulcan):
         _vulcan(g, side, ch)
-    finish_command(g)
+    g.enter(Transition.FINISH_COMMAND)
 
 
 def _jupiter(g: "Game", side: Side, ch: Jupiter) -> None:
@@ -186,12 +184,10 @@ def check_surprise(g: "Game", d: Decision, ch: Surprise) -> None:
 
 
 def do_surprise(g: "Game", d: Decision, ch: Surprise) -> None:
-    from pbem.games.caesar.rules.movement import finish_command
-
     g.state.surprise = ch.location
     if ch.location:
         g.emit("surprise", Audience.ALL, f"{d.side} makes {ch.location} a surprise battle", side=d.side.value, loc=ch.location)
-    finish_command(g)
+    g.enter(Transition.FINISH_COMMAND)
 
 
 def legal(g: "Game", d: Decision) -> Iterator[Choice]:

@@ -16,7 +16,7 @@ untouched: every rule module checks completely before it mutates.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from pbem.games.caesar.rules import battle
 from pbem.games.caesar.rules import cards
@@ -40,6 +40,7 @@ from pbem.games.caesar.rules.state import (
     GameState,
     Options,
     Phase,
+    Transition,
 )
 from pbem.errors import WrongDecisionError
 
@@ -392,13 +393,7 @@ class Game:
         if ph in (Phase.DEPLOY, Phase.DISCARD, Phase.CARD):
             kind = {Phase.DEPLOY: DecisionKind.DEPLOY, Phase.DISCARD: DecisionKind.DISCARD, Phase.CARD: DecisionKind.PLAY}[ph]
             return tuple(Decision(s, kind) for s in Side if s not in st.sealed)
-        if ph is Phase.COMMAND:
-            return movement.pending(self)
-        if ph is Phase.BATTLE:
-            return battle.pending(self)
-        if ph is Phase.WINTER:
-            return winter.pending(self)
-        return ()
+        return _PENDING[ph](self) if ph in _PENDING else ()
 
     def legal(self, decision: Decision) -> Iterator[Choice]:
         k = decision.kind
@@ -452,15 +447,43 @@ class Game:
                     cards.resolve_sealed(self)
                     continue
                 return
-            step = {Phase.COMMAND: movement.auto, Phase.BATTLE: battle.auto, Phase.WINTER: winter.auto}[st.phase]
-            if not step(self):
+            if not _AUTO[st.phase](self):
                 return
         raise RuntimeError("the engine did not settle (a bug): no decision after 10000 automatic steps")
+
+    def enter(self, transition: Transition, *args: Any) -> None:
+        """Take one of the game turn's transitions (the phase table :data:`_TRANSITIONS` says who runs it)."""
+        _TRANSITIONS[transition](self, *args)
 
     # ---- convenience ---------------------------------------------------
     def is_over(self) -> bool:
         return self.state.phase is Phase.OVER
 
+
+# ---- the phase table: the game turn as data -------------------------------------------------
+# Each phase module runs its own phase and names the next one by a Transition; only this table
+# knows which module enters which phase, so the phase modules never import one another.
+
+_TRANSITIONS: dict[Transition, Callable[..., None]] = {
+    Transition.START_YEAR: cards.start_year,
+    Transition.START_COMMAND: movement.start_command,
+    Transition.FINISH_COMMAND: movement.finish_command,
+    Transition.START_BATTLES: battle.start_phase,
+    Transition.END_TURN: battle.end_turn,
+    Transition.START_WINTER: winter.start,
+}
+#: the decisions a phase asks (card phases ask each side for its sealed card: Game.pending)
+_PENDING: dict[Phase, Callable[["Game"], tuple[Decision, ...]]] = {
+    Phase.COMMAND: movement.pending,
+    Phase.BATTLE: battle.pending,
+    Phase.WINTER: winter.pending,
+}
+#: what a phase does by itself until it needs a decision (True: something changed)
+_AUTO: dict[Phase, Callable[["Game"], bool]] = {
+    Phase.COMMAND: movement.auto,
+    Phase.BATTLE: battle.auto,
+    Phase.WINTER: winter.auto,
+}
 
 _HANDLERS: dict[DecisionKind, tuple[tuple[type, ...], Any, Any]] = {}
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from pbem.games.caesar.rules.board import BlockType, Side
 from pbem.games.caesar.rules.choices import Choice, Decision, DecisionKind, EndLevies, Levy, LevyStep
-from pbem.games.caesar.rules.state import BlockStatus, CommandStage, Control
+from pbem.games.caesar.rules.state import BlockStatus, CommandStage, Control, Transition
 from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
@@ -157,9 +157,7 @@ def do_step(g: "Game", d: Decision, ch: LevyStep) -> None:
 
 
 def do_end(g: "Game", d: Decision, ch: EndLevies) -> None:
-    from pbem.games.caesar.rules.movement import finish_command
-
-    finish_command(g)
+    g.enter(Transition.FINISH_COMMAND)
 
 
 def new_block_options(g: "Game", side: Side) -> list[Levy]:

@@ -23,7 +23,9 @@ from pbem.games.caesar.rules.choices import (
     Move,
     SeaMove,
 )
-from pbem.games.caesar.rules.state import CommandStage, CommandState, Contest, Control, Entry, Phase
+from pbem.games.caesar.rules import eventcards as gods
+from pbem.games.caesar.rules import levy
+from pbem.games.caesar.rules.state import CommandStage, CommandState, Contest, Control, Entry, Phase, Transition
 from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
@@ -70,9 +72,7 @@ def finish_command(g: "Game") -> None:
     if cmd.side is st.player1:
         start_command(g, cmd.side.enemy)
     else:
-        from pbem.games.caesar.rules import battle
-
-        battle.start_phase(g)
+        g.enter(Transition.START_BATTLES)
 
 
 def pending(g: "Game") -> tuple[Decision, ...]:
@@ -91,9 +91,6 @@ def pending(g: "Game") -> tuple[Decision, ...]:
 
 def auto(g: "Game") -> bool:
     """Steps of the command phase that need no decision; True when something changed."""
-    from pbem.games.caesar.rules import eventcards as gods
-    from pbem.games.caesar.rules import levy
-
     c = g.state.command
     if c is None:
         return False

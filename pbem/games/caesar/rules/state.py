@@ -36,6 +36,19 @@ class Phase(str, Enum):
     OVER = "over"
 
 
+class Transition(str, Enum):
+    """The moves of the game turn from one phase to the next (rules 2.0-8.0), taken by name:
+    the phase modules ask the game to enter the next phase (``Game.enter``) and the game's
+    phase table says which module runs it, so no phase module imports another."""
+
+    START_YEAR = "start-year"  # W5/2.1: shuffle and deal, then the card phase
+    START_COMMAND = "start-command"  # 6.0: a side's command (Player 1, then Player 2)
+    FINISH_COMMAND = "finish-command"  # the command is done: the other side's, or the battles
+    START_BATTLES = "start-battles"  # 7.0
+    END_TURN = "end-turn"  # the next game turn, or winter after the fifth
+    START_WINTER = "start-winter"  # 8.0
+
+
 class Control(str, Enum):
     """A location from one side's point of view (4.21)."""
 

@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Iterator
 
 from pbem.games.caesar.rules.board import BlockType, Side
 from pbem.games.caesar.rules.choices import Audience, Choice, Decision, DecisionKind, Disband, EndDisband, NavisToPort
-from pbem.games.caesar.rules.state import LAST_YEAR, BlockStatus, Control, Phase, Result, WinterStage, WinterState
+from pbem.games.caesar.rules.state import (
+    LAST_YEAR,
+    BlockStatus,
+    Control,
+    Phase,
+    Result,
+    Transition,
+    WinterStage,
+    WinterState,
+)
 from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
@@ -192,8 +201,6 @@ def _disband(g: "Game", bid: str, why: str, kind: str = "disband") -> None:
 
 def _year_reset(g: "Game") -> None:
     """W5 / 8.6."""
-    from pbem.games.caesar.rules import cards
-
     st = g.state
     for b in st.blocks.values():
         if b.status is BlockStatus.ELIMINATED:
@@ -201,7 +208,7 @@ def _year_reset(g: "Game") -> None:
     st.winter = None
     st.year += 1
     g.emit("year-reset", Audience.ALL, f"Eliminated blocks return to the levy pools for {st.year}")
-    cards.start_year(g)
+    g.enter(Transition.START_YEAR)
 
 
 def check_navis(g: "Game", d: Decision, ch: NavisToPort) -> None:
