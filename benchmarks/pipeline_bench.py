@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
+from pbem.envelope import generate_keypair, new_envelope, sign_envelope  # noqa: E402
 from pbem.games.caesar.rules.autoplay import random_orders  # noqa: E402
 from pbem.games.caesar.rules.board import Side  # noqa: E402
 from pbem.games.caesar.rules.rng import Rng  # noqa: E402
 from pbem.games.caesar.steps.session import StepKind  # noqa: E402
-from pbem.envelope import generate_keypair, new_envelope, sign_envelope  # noqa: E402
 from pbem.store import GameSetup, Home, PlayerSetup  # noqa: E402
 
 

@@ -34,6 +34,7 @@ from pbem.errors import PbemError
 from pbem.store import GameSetup, Home, PlayerSetup, Receipt, StoreError, Verdict
 
 F = TypeVar("F", bound=Callable[..., Any])
+ENGINE_ERROR_EXIT = 3  # a bug in pbem; 1: the user's error (ClickException), 2: misuse (UsageError)
 DEFAULT_HOME = "./pbem-home"
 _MAIL_LINE = 76  # order lines longer than this may be wrapped by email programs
 DEMO_GAME = "caesar-demo"
@@ -70,6 +71,16 @@ class PbemGroup(click.Group):
             if isinstance(obj, Context) and obj.debug:
                 raise
             raise click.ClickException(_message(exc)) from exc
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:  # noqa: BLE001 - EngineError or any other bug: never "your input was wrong"
+            import traceback
+
+            click.echo("".join(traceback.format_exception(exc)).rstrip(), err=True)
+            click.echo(f"Error: pbem failed: {type(exc).__name__}: {exc}\nThis is a bug in pbem, not in your input "
+                       "(nothing was half-changed: a game's work is committed whole or not at all); please report "
+                       f"it with the traceback above. Exit status {ENGINE_ERROR_EXIT}.", err=True)
+            ctx.exit(ENGINE_ERROR_EXIT)
 
 
 def _message(exc: BaseException) -> str:

@@ -29,8 +29,7 @@ import re
 import traceback
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from enum import Enum
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from pbem.core.events import MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem
@@ -38,9 +37,7 @@ from pbem.core.orders import SubmissionRejected
 from pbem.envelope import authenticate, check_addressing, parse_submission, submission_digest
 from pbem.errors import EnvelopeError, PbemError
 from pbem.games import find_game
-
-if TYPE_CHECKING:  # pbem.store imports this module; the rows are only read here
-    from pbem.tables import GameRecord, OutboxRecord, PlayerRecord
+from pbem.tables import Cause, GameRecord, OutboxRecord, PlayerRecord, Verdict
 
 __all__ = [
     "MODERATOR",
@@ -74,20 +71,6 @@ _MAX_DEADLINE_DAYS = 366
 
 class StoreError(PbemError):
     """A problem with the game folder or a game file that the user can fix."""
-
-
-class Verdict(str, Enum):
-    RECEIVED = "received"  # stored, not decided yet
-    ACCEPTED = "accepted"
-    REJECTED = "rejected"
-    DUPLICATE = "duplicate"  # an exact resend of an accepted submission: nothing changed
-    SUPERSEDED = "superseded"  # accepted, then replaced by a revision before the step resolved
-
-
-class Cause(str, Enum):
-    NEW = "new"
-    SUBMISSION = "submission"
-    DEADLINE = "deadline"
 
 
 # ---- canonical JSON, hashes, times ----------------------------------------------------------

@@ -5,15 +5,32 @@ Kept apart so the store, the audit and the reply builder share one definition of
 
 from __future__ import annotations
 
+from enum import Enum
+
 from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlalchemy import text as sql_text
 from sqlmodel import Field, SQLModel
 
-from pbem.decide import Verdict
-
 SCHEMA = "pbem-store 3"  # 2: outbox.submission_id (replies); 3: game.system
 #: the formats this version reads (older ones are brought up to date when opened: see pbem.store._migrate)
 READABLE_SCHEMAS = ("pbem-store 2", SCHEMA)
+
+
+# ---- what the rows say ---------------------------------------------------------------
+
+
+class Verdict(str, Enum):
+    RECEIVED = "received"  # stored, not decided yet
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    DUPLICATE = "duplicate"  # an exact resend of an accepted submission: nothing changed
+    SUPERSEDED = "superseded"  # accepted, then replaced by a revision before the step resolved
+
+
+class Cause(str, Enum):
+    NEW = "new"
+    SUBMISSION = "submission"
+    DEADLINE = "deadline"
 
 
 # ---- tables --------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from pbem.errors import AmbiguousOrderError, BoardDataError, UnknownNameError
 from pbem.games.caesar.rules.board import (
     BlockType,
     Board,
@@ -21,7 +22,6 @@ from pbem.games.caesar.rules.board import (
     short_name,
 )
 from pbem.games.caesar.rules.game import new_game
-from pbem.errors import AmbiguousOrderError, BoardDataError, UnknownNameError
 
 
 @pytest.fixture(scope="module")

@@ -29,15 +29,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 import report_helpers as reports
-from pbem import render as core_render
-from pbem.games.caesar.view import views
-from pbem.games.caesar.rules.board import Side, default_board
+
 from pbem.core.events import Event
+from pbem.games.caesar.rules.board import Side, default_board
 from pbem.games.caesar.rules.game import Game, new_game
 from pbem.games.caesar.rules.playout import random_choice
 from pbem.games.caesar.rules.rng import Rng
+from pbem.games.caesar.view import views
 from pbem.games.caesar.view.svgmap import COLOURS, MAX_SHOWN, location_id
 
 HERE = Path(__file__).resolve().parent

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner, Result
 from store_helpers import REPO
 
-from pbem.games.caesar.rules.game import Game
 from pbem.cli import DEMO_GAME, main
+from pbem.games.caesar.rules.game import Game
 
 EXAMPLES = REPO / "examples"
 
@@ -284,3 +284,25 @@ def test_examples_are_found_in_a_checkout() -> None:
     from pbem.cli import examples_dir
 
     assert (Path(str(examples_dir())) / "game.json").is_file()
+
+
+def test_a_bug_in_pbem_exits_3_with_its_traceback_never_as_a_user_error(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from pbem.errors import EngineError
+    from pbem.store import Store
+
+    home = ["--home", str(tmp_path)]
+    assert run(*home, "new", "g", "--password", "Caesar=a", "--password", "Pompey=b").exit_code == 0
+
+    def broken(self, now=None):  # type: ignore[no-untyped-def]
+        raise EngineError("the engine did not settle")
+
+    monkeypatch.setattr(Store, "status", broken)
+    r = run(*home, "status")
+    assert r.exit_code == 3
+    assert "Traceback" in r.stderr and "EngineError: the engine did not settle" in r.stderr
+    assert "This is a bug in pbem, not in your input" in r.stderr
+    monkeypatch.setattr(Store, "status", lambda self, now=None: {}["missing"])  # any other bug: the same
+    r = run(*home, "status")
+    assert r.exit_code == 3 and "KeyError" in r.stderr
+    r = run(*home, "status", "--game", "nope")  # the user's error: exit 1, one line, no traceback
+    assert r.exit_code == 1 and "Traceback" not in r.output and "no game 'nope'" in r.output

@@ -31,8 +31,8 @@ from typing import Any
 
 import pytest
 
-from pbem.games.caesar.rules import battle
-from pbem.games.caesar.rules import winter
+from pbem.errors import IllegalChoiceError
+from pbem.games.caesar.rules import battle, winter
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.choices import (
     Action,
@@ -53,7 +53,6 @@ from pbem.games.caesar.rules.choices import (
 )
 from pbem.games.caesar.rules.game import Game
 from pbem.games.caesar.rules.scenario import build_game
-from pbem.errors import IllegalChoiceError
 
 CASES_DIR = Path(__file__).parent / "conformance"
 CASE_KEYS = {"id", "rule", "quote", "setup", "steps", "check", "note"}
@@ -515,8 +514,8 @@ def test_scenario_reports_every_problem() -> None:
 
 
 def test_scenario_documents() -> None:
-    from pbem.games.caesar.rules.scenario import scenario_from_text
     from pbem.errors import PositionFormatError
+    from pbem.games.caesar.rules.scenario import scenario_from_text
 
     g = scenario_from_text(json.dumps(EXAMPLE_SPEC))
     assert scenario_from_text(json.dumps(g.to_json())).to_json() == g.to_json()

@@ -7,6 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules import levy
 from pbem.games.caesar.rules.board import Side, default_board
 from pbem.games.caesar.rules.choices import (
@@ -29,7 +30,6 @@ from pbem.games.caesar.rules.choices import (
 from pbem.games.caesar.rules.game import Game, new_game
 from pbem.games.caesar.rules.playout import random_choice
 from pbem.games.caesar.rules.rng import Rng
-from pbem.errors import IllegalChoiceError
 
 BOARD = default_board()
 LOCS = sorted(BOARD.spaces)

@@ -17,9 +17,9 @@ import pytest
 from aiosmtpd.controller import Controller
 from click.testing import CliRunner, Result
 
-from pbem.games.caesar.rules.board import Side
 from pbem.cli import main
 from pbem.envelope import KeyPair, generate_keypair, new_envelope, parse_submission, sign_envelope
+from pbem.games.caesar.rules.board import Side
 from pbem.store import GameSetup, Home, PlayerSetup
 
 C, P = Side.CAESAR, Side.POMPEY

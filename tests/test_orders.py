@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.games.caesar.orders import language as O
-from pbem.games.caesar.rules.board import BlockType, Side, default_board
 from pbem.games.caesar.orders.language import parse_order, parse_orders
+from pbem.games.caesar.rules.board import BlockType, Side, default_board
 
 BOARD = default_board()
 LOCS = sorted(BOARD.spaces)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from pbem.games.caesar.orders.language import parse_orders
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.game import new_game
-from pbem.games.caesar.orders.language import parse_orders
 from pbem.games.caesar.rules.scenario import build_game
 from pbem.games.caesar.steps.session import DEFAULTS, Session, StepKind
 

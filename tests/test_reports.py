@@ -6,17 +6,17 @@ import re
 from dataclasses import dataclass, field
 
 import pytest
-
 import report_helpers as reports
+
 from pbem import render as core_render
-from pbem.games.caesar.view import render as caesar_render
-from pbem.games.caesar.view import views
-from pbem.games.caesar.rules.board import Side, default_board, short_name
 from pbem.core.events import Event
+from pbem.games.caesar.rules.board import Side, default_board, short_name
 from pbem.games.caesar.rules.game import Game, new_game
 from pbem.games.caesar.rules.playout import random_choice, random_decisions
 from pbem.games.caesar.rules.rng import Rng
 from pbem.games.caesar.rules.state import BlockStatus
+from pbem.games.caesar.view import render as caesar_render
+from pbem.games.caesar.view import views
 
 BOARD = default_board()
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}

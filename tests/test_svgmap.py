@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from pbem.games.caesar.rules.board import Board, EdgeKind, Side, block_id, default_board, short_name
 from pbem.errors import UnknownNameError
+from pbem.games.caesar.rules.board import Board, EdgeKind, Side, block_id, default_board, short_name
 from pbem.games.caesar.view.svgmap import MAX_SHOWN, Piece, location_id, render_map
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from pbem.core.events import Event
 from pbem.games.caesar.rules.board import BlockType, Side, default_board
 from pbem.games.caesar.rules.choices import Audience
-from pbem.core.events import Event
 from pbem.games.caesar.rules.game import Game, new_game
 from pbem.games.caesar.rules.playout import random_choice, random_decisions
 from pbem.games.caesar.rules.rng import Rng

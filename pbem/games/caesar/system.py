@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from pbem.core.events import Event
 from pbem.core.game import OptionSpec, ReportContext, StepInfo, Summary
-from pbem.errors import PbemError
+from pbem.errors import EngineError, PbemError
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.game import Game, new_game
 from pbem.games.caesar.rules.state import Options, Phase
@@ -172,7 +172,7 @@ class CaesarSystem:
                      f"decision trail ({len(trail)} decisions, oldest first):"]
             lines += [f"  {i}. {side}: {choice}" for i, (side, choice) in enumerate(trail, start=1)]
             lines.append(f"reproduce with: pbem simulate --games 1 --seed {exc.seed}")
-            raise PbemError("\n".join(lines)) from exc
+            raise EngineError("\n".join(lines)) from exc
         return {"games": rep.games, "seconds": rep.seconds, "decisions": rep.decisions,
                 "games_per_second": rep.games_per_second, "decisions_per_second": rep.decisions_per_second,
                 "tally": rep.tally}

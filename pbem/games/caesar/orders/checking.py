@@ -10,15 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pbem.games.caesar.rules.board import Side
-from pbem.games.caesar.rules.cards import APOLLO, card_sort_key
-from pbem.games.caesar.rules.choices import (
-    DecisionKind,
-    Deploy,
-    Levy,
-    LevyStep,
-    Regroup,
-)
+from pbem.errors import IllegalChoiceError, PbemError
 from pbem.games.caesar.orders.language import (
     ANSWER_TYPES,
     STANDING_TYPES,
@@ -49,17 +41,25 @@ from pbem.games.caesar.orders.language import (
     WinterNavis,
     block_from_display,
 )
-from pbem.games.caesar.steps.stepdefs import Step, StepKind, describe_decision
 from pbem.games.caesar.orders.translate import (
     WINTER_ORDER_TYPES,
     answer_choice,
     command_choices,
     stage_passed,
 )
-from pbem.errors import IllegalChoiceError, PbemError
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.cards import APOLLO, card_sort_key
+from pbem.games.caesar.rules.choices import (
+    DecisionKind,
+    Deploy,
+    Levy,
+    LevyStep,
+    Regroup,
+)
+from pbem.games.caesar.steps.stepdefs import Step, StepKind, describe_decision
 
 if TYPE_CHECKING:
-    from pbem.games.caesar.steps.session import Session
+    from pbem.games.caesar.steps.stepdefs import StepState
 
 
 
@@ -96,7 +96,7 @@ _WHERE = {
 class Checker:
     """Checks a submission on a copy of the position, collecting every error."""
 
-    def __init__(self, session: Session, side: Side, step: Step) -> None:
+    def __init__(self, session: StepState, side: Side, step: Step) -> None:
         self.session = session
         self.side = side
         self.step = step

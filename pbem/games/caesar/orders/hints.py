@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pbem.games.caesar.orders.language import (
+    block_display,
+)
+from pbem.games.caesar.orders.translate import order_for
 from pbem.games.caesar.rules import winter as winter_mod
 from pbem.games.caesar.rules.board import EdgeKind, Side
 from pbem.games.caesar.rules.cards import APOLLO, card_sort_key
@@ -15,19 +19,15 @@ from pbem.games.caesar.rules.choices import (
     NavisToPort,
 )
 from pbem.games.caesar.rules.game import Game
-from pbem.games.caesar.orders.language import (
-    block_display,
-)
 from pbem.games.caesar.rules.state import CommandStage, Control
 from pbem.games.caesar.steps.stepdefs import StepKind
-from pbem.games.caesar.orders.translate import order_for
 
 if TYPE_CHECKING:
-    from pbem.games.caesar.steps.session import Session
+    from pbem.games.caesar.steps.stepdefs import StepState
 
 
 
-def order_templates(session: Session, side: Side) -> list[tuple[str, str]]:
+def order_templates(session: StepState, side: Side) -> list[tuple[str, str]]:
     """(label, order line) pairs for the side's report: the legal choices of the current step, ready to copy."""
     g = session.game
     step = session.step()
@@ -82,8 +82,7 @@ def order_templates(session: Session, side: Side) -> list[tuple[str, str]]:
 
 def _command_templates(g: Game, side: Side) -> list[tuple[str, str]]:
     from pbem.games.caesar.rules import eventcards as gods
-    from pbem.games.caesar.rules import levy
-    from pbem.games.caesar.rules import movement
+    from pbem.games.caesar.rules import levy, movement
 
     c = g.state.command
     out: list[tuple[str, str]] = []

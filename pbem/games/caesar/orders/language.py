@@ -30,10 +30,10 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from pbem.games.caesar.rules.board import BlockType, Board, Side, _norm, block_aliases, block_id, default_board
 from pbem.core.orders import OrderProblem as OrderError
 from pbem.core.orders import order_lines
 from pbem.errors import AmbiguousOrderError, InvalidOrderError, PbemError, UnknownNameError
+from pbem.games.caesar.rules.board import BlockType, Board, Side, _norm, block_aliases, block_id, default_board
 
 
 def _blocks(names: tuple[str, ...]) -> str:

@@ -8,6 +8,32 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from pbem.games.caesar.orders.language import (
+    BattlesOrder,
+    DiscardCard,
+    FireOrder,
+    HitOrder,
+    JupiterOrder,
+    LevyOrder,
+    MainOrder,
+    MoveOrder,
+    NoEventOrder,
+    Order,
+    OrderLine,
+    PassBlockOrder,
+    PassOrder,
+    PlayCard,
+    RegroupPlan,
+    RetreatOrder,
+    SeaOrder,
+    StepOrder,
+    SurpriseOrder,
+    VulcanOrder,
+    WinterDisband,
+    WinterNavis,
+    block_display,
+    block_from_display,
+)
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.choices import (
     Action,
@@ -35,32 +61,6 @@ from pbem.games.caesar.rules.choices import (
     Vulcan,
 )
 from pbem.games.caesar.rules.game import Game
-from pbem.games.caesar.orders.language import (
-    BattlesOrder,
-    DiscardCard,
-    FireOrder,
-    HitOrder,
-    JupiterOrder,
-    LevyOrder,
-    MainOrder,
-    MoveOrder,
-    NoEventOrder,
-    Order,
-    OrderLine,
-    PassBlockOrder,
-    PassOrder,
-    PlayCard,
-    RegroupPlan,
-    RetreatOrder,
-    SeaOrder,
-    StepOrder,
-    SurpriseOrder,
-    VulcanOrder,
-    WinterDisband,
-    WinterNavis,
-    block_display,
-    block_from_display,
-)
 from pbem.games.caesar.rules.state import CommandStage
 
 WINTER_ORDER_TYPES = (WinterNavis, WinterDisband)

@@ -8,11 +8,11 @@ player's email.
 
 from __future__ import annotations
 
+from pbem.games.caesar.orders.translate import order_for
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.playout import random_choice
 from pbem.games.caesar.rules.rng import Rng
 from pbem.games.caesar.steps.session import Session, StepKind, order_templates
-from pbem.games.caesar.orders.translate import order_for
 
 
 def random_orders(session: Session, side: Side, rng: Rng) -> str:

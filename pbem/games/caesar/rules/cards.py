@@ -11,18 +11,18 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Iterator
 
+from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.choices import Audience, Choice, Decision, DecisionKind, Deploy, Discard, Play
 from pbem.games.caesar.rules.state import Phase, Transition
-from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
-    from pbem.games.caesar.rules.game import Game
+    from pbem.games.caesar.rules.protocol import GameLike
 
 APOLLO = "Apollo"
 
 
-def start_year(g: "Game") -> None:
+def start_year(g: "GameLike") -> None:
     st = g.state
     deck = [c.name for c in g.board.cards]
     g.state.rng.shuffle(deck)
@@ -58,14 +58,14 @@ def card_sort_key(name: str) -> tuple[int, str]:
     return (0, name)
 
 
-def pending_kind(g: "Game") -> DecisionKind:
+def pending_kind(g: "GameLike") -> DecisionKind:
     return {Phase.DEPLOY: DecisionKind.DEPLOY, Phase.DISCARD: DecisionKind.DISCARD}.get(g.state.phase, DecisionKind.PLAY)
 
 
 # ---- legal choices -----------------------------------------------------------
 
 
-def legal(g: "Game", d: Decision) -> Iterator[Choice]:
+def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
     hand = g.state.hands[d.side]
     if d.kind is DecisionKind.DISCARD:
         for c in sorted(set(hand), key=card_sort_key):
@@ -79,7 +79,7 @@ def legal(g: "Game", d: Decision) -> Iterator[Choice]:
         yield historical_deployment(g, d.side)
 
 
-def historical_deployment(g: "Game", side: Side) -> Deploy:
+def historical_deployment(g: "GameLike", side: Side) -> Deploy:
     placement = []
     for loc, names in sorted(g.board.setup_map[side].items()):
         ids = tuple(sorted(g.resolve_own_block(side, n) for n in names))
@@ -90,7 +90,7 @@ def historical_deployment(g: "Game", side: Side) -> Deploy:
 # ---- checks and effects ------------------------------------------------------
 
 
-def _check_card(g: "Game", side: Side, card: str, verb: str) -> None:
+def _check_card(g: "GameLike", side: Side, card: str, verb: str) -> None:
     hand = g.state.hands[side]
     if card not in hand:
         raise IllegalChoiceError(
@@ -98,11 +98,11 @@ def _check_card(g: "Game", side: Side, card: str, verb: str) -> None:
         )
 
 
-def check_discard(g: "Game", d: Decision, ch: Discard) -> None:
+def check_discard(g: "GameLike", d: Decision, ch: Discard) -> None:
     _check_card(g, d.side, ch.card, "discard")
 
 
-def check_play(g: "Game", d: Decision, ch: Play) -> None:
+def check_play(g: "GameLike", d: Decision, ch: Play) -> None:
     _check_card(g, d.side, ch.card, "play")
     if ch.card == APOLLO and g.state.turn == 1:
         raise IllegalChoiceError(
@@ -110,7 +110,7 @@ def check_play(g: "Game", d: Decision, ch: Play) -> None:
         )
 
 
-def check_deploy(g: "Game", d: Decision, ch: Deploy) -> None:
+def check_deploy(g: "GameLike", d: Decision, ch: Deploy) -> None:
     side = d.side
     hist = historical_deployment(g, side)
     want = {loc: len(ids) for loc, ids in hist.placement}
@@ -141,7 +141,7 @@ def check_deploy(g: "Game", d: Decision, ch: Deploy) -> None:
         raise IllegalChoiceError("; ".join(errors), "5.3")
 
 
-def do_sealed(g: "Game", d: Decision, ch: Choice) -> None:
+def do_sealed(g: "GameLike", d: Decision, ch: Choice) -> None:
     g.state.sealed[d.side] = _sealed_value(ch)
 
 
@@ -153,7 +153,7 @@ def _sealed_value(ch: Choice) -> object:
     raise TypeError(ch)
 
 
-def resolve_sealed(g: "Game") -> None:
+def resolve_sealed(g: "GameLike") -> None:
     st = g.state
     sealed, st.sealed = st.sealed, {}
     if st.phase is Phase.DEPLOY:
@@ -175,7 +175,7 @@ def resolve_sealed(g: "Game") -> None:
     reveal(g, {s: sealed[s] for s in Side})
 
 
-def reveal(g: "Game", played: dict[Side, str]) -> None:
+def reveal(g: "GameLike", played: dict[Side, str]) -> None:
     """Both cards are in: reveal, resolve Apollo, cancel events, find Player 1 (C2-C5)."""
     st = g.state
     for side in Side:

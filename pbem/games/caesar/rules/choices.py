@@ -10,12 +10,11 @@ emits an owner's version and the opponent's version of anything hidden.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Union
 
 from pbem.games.caesar.rules.board import Side
-from pbem.core.events import Event
 
 
 class DecisionKind(str, Enum):

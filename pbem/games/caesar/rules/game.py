@@ -18,11 +18,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Callable, Iterator
 
-from pbem.games.caesar.rules import battle
-from pbem.games.caesar.rules import cards
-from pbem.games.caesar.rules import levy
-from pbem.games.caesar.rules import movement
-from pbem.games.caesar.rules import winter
+from pbem.core.events import Event
+from pbem.errors import EngineError, WrongDecisionError
+from pbem.games.caesar.rules import battle, cards, levy, movement, winter
 from pbem.games.caesar.rules import eventcards as gods
 from pbem.games.caesar.rules.board import BlockInfo, BlockType, Board, EdgeKind, Side, default_board, short_name
 from pbem.games.caesar.rules.choices import (
@@ -30,7 +28,6 @@ from pbem.games.caesar.rules.choices import (
     Choice,
     Decision,
     DecisionKind,
-    Event,
 )
 from pbem.games.caesar.rules.rng import Rng
 from pbem.games.caesar.rules.state import (
@@ -42,7 +39,6 @@ from pbem.games.caesar.rules.state import (
     Phase,
     Transition,
 )
-from pbem.errors import WrongDecisionError
 
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 _IDX = {Side.CAESAR: 0, Side.POMPEY: 1}
@@ -348,8 +344,8 @@ class Game:
 
     def resolve_own_block(self, side: Side, text: str) -> str:
         """A block ``side`` owns now, named as a player writes it (aliases, short forms)."""
-        from pbem.games.caesar.rules.board import _norm, block_aliases
         from pbem.errors import UnknownNameError
+        from pbem.games.caesar.rules.board import _norm, block_aliases
 
         key = _norm(text)
         hits: list[str] = []
@@ -449,7 +445,7 @@ class Game:
                 return
             if not _AUTO[st.phase](self):
                 return
-        raise RuntimeError("the engine did not settle (a bug): no decision after 10000 automatic steps")
+        raise EngineError("the engine did not settle (a bug): no decision after 10000 automatic steps")
 
     def enter(self, transition: Transition, *args: Any) -> None:
         """Take one of the game turn's transitions (the phase table :data:`_TRANSITIONS` says who runs it)."""

@@ -11,33 +11,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules.board import BlockType, Side
 from pbem.games.caesar.rules.choices import Choice, Decision, DecisionKind, EndLevies, Levy, LevyStep
 from pbem.games.caesar.rules.state import BlockStatus, CommandStage, Control, Transition
-from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
-    from pbem.games.caesar.rules.game import Game
+    from pbem.games.caesar.rules.protocol import GameLike
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 
-def _friendly(g: "Game", side: Side, city: str) -> bool:
+def _friendly(g: "GameLike", side: Side, city: str) -> bool:
     return not g.board.is_sea(city) and g.control(city, side) is Control.FRIENDLY
 
 
-def third_leaders(g: "Game", side: Side) -> frozenset[str]:
+def third_leaders(g: "GameLike", side: Side) -> frozenset[str]:
     """Leaders in the starting levy pool: the third leader (3.21, 7.51)."""
     return g.board.third_leaders[side]
 
 
-def leader_killed(g: "Game", side: Side) -> bool:
+def leader_killed(g: "GameLike", side: Side) -> bool:
     return any(
         b.status is BlockStatus.DEAD and g.board.blocks[bid].side is side for bid, b in g.state.blocks.items()
     )
 
 
-def new_block_problem(g: "Game", side: Side, bid: str, city: str) -> str | None:
+def new_block_problem(g: "GameLike", side: Side, bid: str, city: str) -> str | None:
     st = g.state
     b = st.blocks.get(bid)
     info = g.board.blocks.get(bid)
@@ -67,7 +67,7 @@ def new_block_problem(g: "Game", side: Side, bid: str, city: str) -> str | None:
     return None
 
 
-def step_problem(g: "Game", side: Side, bid: str) -> str | None:
+def step_problem(g: "GameLike", side: Side, bid: str) -> str | None:
     b = g.state.blocks.get(bid)
     if b is None or b.side is not side or b.status is not BlockStatus.MAP or b.loc is None:
         return g.not_yours(bid, side)
@@ -81,7 +81,7 @@ def step_problem(g: "Game", side: Side, bid: str) -> str | None:
     return None
 
 
-def _stage(g: "Game", side: Side) -> None:
+def _stage(g: "GameLike", side: Side) -> None:
     c = g.state.command
     if c is None or c.side is not side or c.stage is not CommandStage.LEVIES:
         raise IllegalChoiceError(f"{side} is not levying now", "6.4")
@@ -89,14 +89,14 @@ def _stage(g: "Game", side: Side) -> None:
         raise IllegalChoiceError("no Levy Points left (6.4)")
 
 
-def check_levy(g: "Game", d: Decision, ch: Levy) -> None:
+def check_levy(g: "GameLike", d: Decision, ch: Levy) -> None:
     _stage(g, d.side)
     prob = new_block_problem(g, d.side, ch.block, ch.city)
     if prob:
         raise IllegalChoiceError(prob, legal=_where_hint(g, d.side, ch.block))
 
 
-def _where_hint(g: "Game", side: Side, bid: str) -> str:
+def _where_hint(g: "GameLike", side: Side, bid: str) -> str:
     """What would be legal: where this block can be raised, else which blocks can be raised now."""
     cities = [c for c in sorted(g.board.cities()) if new_block_problem(g, side, bid, c) is None]
     if cities:
@@ -105,20 +105,20 @@ def _where_hint(g: "Game", side: Side, bid: str) -> str:
     return ("new blocks you can raise now: " + ", ".join(names)) if names else "you can raise no new block now"
 
 
-def check_step(g: "Game", d: Decision, ch: LevyStep) -> None:
+def check_step(g: "GameLike", d: Decision, ch: LevyStep) -> None:
     _stage(g, d.side)
     prob = step_problem(g, d.side, ch.block)
     if prob:
         raise IllegalChoiceError(prob)
 
 
-def check_end(g: "Game", d: Decision, ch: EndLevies) -> None:
+def check_end(g: "GameLike", d: Decision, ch: EndLevies) -> None:
     c = g.state.command
     if c is None or c.side is not d.side or c.stage is not CommandStage.LEVIES:
         raise IllegalChoiceError(f"{d.side} is not levying now", "6.4")
 
 
-def do_levy(g: "Game", d: Decision, ch: Levy) -> None:
+def do_levy(g: "GameLike", d: Decision, ch: Levy) -> None:
     c = g.state.command
     assert c is not None
     info = g.info(ch.block)
@@ -138,7 +138,7 @@ def do_levy(g: "Game", d: Decision, ch: Levy) -> None:
     )
 
 
-def do_step(g: "Game", d: Decision, ch: LevyStep) -> None:
+def do_step(g: "GameLike", d: Decision, ch: LevyStep) -> None:
     c = g.state.command
     assert c is not None
     b = g.state.blocks[ch.block]
@@ -156,11 +156,11 @@ def do_step(g: "Game", d: Decision, ch: LevyStep) -> None:
     )
 
 
-def do_end(g: "Game", d: Decision, ch: EndLevies) -> None:
+def do_end(g: "GameLike", d: Decision, ch: EndLevies) -> None:
     g.enter(Transition.FINISH_COMMAND)
 
 
-def new_block_options(g: "Game", side: Side) -> list[Levy]:
+def new_block_options(g: "GameLike", side: Side) -> list[Levy]:
     """Every new block ``side`` may levy now, where (6.4); the same rules as :func:`new_block_problem`."""
     friendly = friendly_cities(g, side)
     fset = set(friendly)
@@ -184,13 +184,13 @@ def new_block_options(g: "Game", side: Side) -> list[Levy]:
     return out
 
 
-def friendly_cities(g: "Game", side: Side) -> list[str]:
+def friendly_cities(g: "GameLike", side: Side) -> list[str]:
     return sorted(
         loc for loc in {g.state.blocks[b].loc for b in g.on_map(side)} if loc and _friendly(g, side, loc)
     )
 
 
-def step_options(g: "Game", side: Side) -> list[LevyStep]:
+def step_options(g: "GameLike", side: Side) -> list[LevyStep]:
     """Every block that may take a step now; the same rules as :func:`step_problem`, in one pass."""
     out: list[LevyStep] = []
     blocks, board = g.state.blocks, g.board
@@ -204,13 +204,13 @@ def step_options(g: "Game", side: Side) -> list[LevyStep]:
     return out
 
 
-def any_levy(g: "Game", side: Side) -> bool:
+def any_levy(g: "GameLike", side: Side) -> bool:
     if any(step_problem(g, side, bid) is None for bid in g.on_map(side)):
         return True
     return bool(new_block_options(g, side))
 
 
-def legal(g: "Game", d: Decision) -> Iterator[Choice]:
+def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
     c = g.state.command
     if c is None or c.side is not d.side or c.stage is not CommandStage.LEVIES:
         return
@@ -221,15 +221,15 @@ def legal(g: "Game", d: Decision) -> Iterator[Choice]:
     yield from step_options(g, d.side)
 
 
-_CHECK: dict[type, Callable[["Game", Decision, Any], None]] = {Levy: check_levy, LevyStep: check_step, EndLevies: check_end}
-_DO: dict[type, Callable[["Game", Decision, Any], None]] = {Levy: do_levy, LevyStep: do_step, EndLevies: do_end}
+_CHECK: dict[type, Callable[["GameLike", Decision, Any], None]] = {Levy: check_levy, LevyStep: check_step, EndLevies: check_end}
+_DO: dict[type, Callable[["GameLike", Decision, Any], None]] = {Levy: do_levy, LevyStep: do_step, EndLevies: do_end}
 
 
-def _check(g: "Game", d: Decision, ch: Choice) -> None:
+def _check(g: "GameLike", d: Decision, ch: Choice) -> None:
     _CHECK[type(ch)](g, d, ch)
 
 
-def _do(g: "Game", d: Decision, ch: Choice) -> None:
+def _do(g: "GameLike", d: Decision, ch: Choice) -> None:
     _DO[type(ch)](g, d, ch)
 
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from pbem.errors import IllegalChoiceError
+from pbem.games.caesar.rules import eventcards as gods
+from pbem.games.caesar.rules import levy
 from pbem.games.caesar.rules.board import EdgeKind, Side
 from pbem.games.caesar.rules.choices import (
     Audience,
@@ -23,13 +26,10 @@ from pbem.games.caesar.rules.choices import (
     Move,
     SeaMove,
 )
-from pbem.games.caesar.rules import eventcards as gods
-from pbem.games.caesar.rules import levy
 from pbem.games.caesar.rules.state import CommandStage, CommandState, Contest, Control, Entry, Phase, Transition
-from pbem.errors import IllegalChoiceError
 
 if TYPE_CHECKING:
-    from pbem.games.caesar.rules.game import Game
+    from pbem.games.caesar.rules.protocol import GameLike
 
 LAND_EVENTS = {"Mars", "Mercury", "Pluto"}
 TARGET_EVENTS = {"Jupiter", "Vulcan"}
@@ -46,7 +46,7 @@ def road_key(side: Side, a: str, b: str) -> str:
 # ---- phase flow --------------------------------------------------------------
 
 
-def start_command(g: "Game", side: Side) -> None:
+def start_command(g: "GameLike", side: Side) -> None:
     st = g.state
     card = st.effective[side]
     info = g.board.card(card)
@@ -63,7 +63,7 @@ def start_command(g: "Game", side: Side) -> None:
     g.emit("command", Audience.ALL, f"{side} ({role}) commands: {what}", side=side.value, card=card)
 
 
-def finish_command(g: "Game") -> None:
+def finish_command(g: "GameLike") -> None:
     st = g.state
     cmd = st.command
     assert cmd is not None
@@ -75,7 +75,7 @@ def finish_command(g: "Game") -> None:
         g.enter(Transition.START_BATTLES)
 
 
-def pending(g: "Game") -> tuple[Decision, ...]:
+def pending(g: "GameLike") -> tuple[Decision, ...]:
     c = g.state.command
     if c is None:
         return ()
@@ -89,7 +89,7 @@ def pending(g: "Game") -> tuple[Decision, ...]:
     return (Decision(c.side, kind, info=info),)
 
 
-def auto(g: "Game") -> bool:
+def auto(g: "GameLike") -> bool:
     """Steps of the command phase that need no decision; True when something changed."""
     c = g.state.command
     if c is None:
@@ -111,14 +111,14 @@ def auto(g: "Game") -> bool:
 # ---- legality -----------------------------------------------------------------
 
 
-def _cmd(g: "Game", side: Side) -> CommandState:
+def _cmd(g: "GameLike", side: Side) -> CommandState:
     c = g.state.command
     if c is None or c.side is not side or c.stage is not CommandStage.MOVES:
         raise IllegalChoiceError(f"{side} is not moving now", "6.0")
     return c
 
 
-def _own_unmoved(g: "Game", side: Side, bid: str) -> str:
+def _own_unmoved(g: "GameLike", side: Side, bid: str) -> str:
     """The block's location; raises unless ``side`` may move it at all."""
     b = g.state.blocks.get(bid)
     if b is None or b.side is not side or b.loc is None:
@@ -128,7 +128,7 @@ def _own_unmoved(g: "Game", side: Side, bid: str) -> str:
     return b.loc
 
 
-def _activation_problem(g: "Game", c: CommandState, origin: str) -> str | None:
+def _activation_problem(g: "GameLike", c: CommandState, origin: str) -> str | None:
     if origin in c.activated:
         return None
     if c.event:
@@ -142,7 +142,7 @@ def _activation_problem(g: "Game", c: CommandState, origin: str) -> str | None:
     return None
 
 
-def _pin_problem(g: "Game", side: Side, origin: str, first: str) -> str | None:
+def _pin_problem(g: "GameLike", side: Side, origin: str, first: str) -> str | None:
     """Pinning (6.13, M5): defenders in a location the enemy attacked this turn."""
     contest = g.state.contests.get(origin)
     if contest is None or contest.attacker is side:
@@ -164,7 +164,7 @@ def _pin_problem(g: "Game", side: Side, origin: str, first: str) -> str | None:
 
 
 def path_problem(
-    g: "Game", side: Side, bid: str, path: tuple[str, ...], *, well_formed: bool = False
+    g: "GameLike", side: Side, bid: str, path: tuple[str, ...], *, well_formed: bool = False
 ) -> str | None:
     """Why ``bid`` cannot move along ``path`` now (None when it can). Uses only what ``side`` sees.
 
@@ -242,11 +242,11 @@ def path_problem(
     return _pin_problem(g, side, origin, path[1])
 
 
-def _navis_left(g: "Game", side: Side, sea: str) -> int:
+def _navis_left(g: "GameLike", side: Side, sea: str) -> int:
     return sum(1 for b in g.blocks_at(sea, side) if g.info(b).is_navis)
 
 
-def check_move(g: "Game", d: Decision, mv: Move) -> None:
+def check_move(g: "GameLike", d: Decision, mv: Move) -> None:
     side = d.side
     _cmd(g, side)
     loc = _own_unmoved(g, side, mv.block)
@@ -257,7 +257,7 @@ def check_move(g: "Game", d: Decision, mv: Move) -> None:
         raise IllegalChoiceError(prob, legal=_reach_hint(g, side, mv.block, block_paths(g, side, mv.block)))
 
 
-def _reach_hint(g: "Game", side: Side, bid: str, paths: list[tuple[str, ...]]) -> str:
+def _reach_hint(g: "GameLike", side: Side, bid: str, paths: list[tuple[str, ...]]) -> str:
     """What would be legal for ``bid`` instead: where its legal paths end (computed in the side's view)."""
     ends = sorted({p[-1] for p in paths})
     if not ends:
@@ -265,7 +265,7 @@ def _reach_hint(g: "Game", side: Side, bid: str, paths: list[tuple[str, ...]]) -
     return f"{g.label(bid)} can reach {', '.join(ends)}"
 
 
-def sea_move_problem(g: "Game", side: Side, bid: str, path: tuple[str, ...]) -> str | None:
+def sea_move_problem(g: "GameLike", side: Side, bid: str, path: tuple[str, ...]) -> str | None:
     c = g.state.command
     assert c is not None
     board = g.board
@@ -306,7 +306,7 @@ def sea_move_problem(g: "Game", side: Side, bid: str, path: tuple[str, ...]) -> 
     return _pin_problem(g, side, origin, path[1])
 
 
-def check_sea_move(g: "Game", d: Decision, mv: SeaMove) -> None:
+def check_sea_move(g: "GameLike", d: Decision, mv: SeaMove) -> None:
     side = d.side
     _cmd(g, side)
     loc = _own_unmoved(g, side, mv.block)
@@ -318,7 +318,7 @@ def check_sea_move(g: "Game", d: Decision, mv: SeaMove) -> None:
             "can reach", "can reach by sea").replace("cannot move now", "has no amphibious move now"))
 
 
-def check_main(g: "Game", d: Decision, ch: MainAttack) -> None:
+def check_main(g: "GameLike", d: Decision, ch: MainAttack) -> None:
     side = d.side
     _cmd(g, side)
     contest = g.state.contests.get(ch.location)
@@ -337,14 +337,14 @@ def check_main(g: "Game", d: Decision, ch: MainAttack) -> None:
         )
 
 
-def check_end(g: "Game", d: Decision, ch: EndMoves) -> None:
+def check_end(g: "GameLike", d: Decision, ch: EndMoves) -> None:
     _cmd(g, d.side)
 
 
 # ---- effects -------------------------------------------------------------------
 
 
-def _enter(g: "Game", side: Side, bid: str, frm: str, dest: str) -> None:
+def _enter(g: "GameLike", side: Side, bid: str, frm: str, dest: str) -> None:
     """Place ``bid`` in ``dest``; record an attack or a response when it was held by the enemy."""
     st = g.state
     before = g.control(dest, side)
@@ -359,7 +359,7 @@ def _enter(g: "Game", side: Side, bid: str, frm: str, dest: str) -> None:
         contest.entries.append(Entry(side, frm, bid))
 
 
-def do_move(g: "Game", d: Decision, mv: Move) -> None:
+def do_move(g: "GameLike", d: Decision, mv: Move) -> None:
     st = g.state
     c = st.command
     assert c is not None
@@ -385,7 +385,7 @@ def do_move(g: "Game", d: Decision, mv: Move) -> None:
     )
 
 
-def do_sea_move(g: "Game", d: Decision, mv: SeaMove) -> None:
+def do_sea_move(g: "GameLike", d: Decision, mv: SeaMove) -> None:
     st = g.state
     c = st.command
     assert c is not None
@@ -406,7 +406,7 @@ def do_sea_move(g: "Game", d: Decision, mv: SeaMove) -> None:
     )
 
 
-def do_main(g: "Game", d: Decision, ch: MainAttack) -> None:
+def do_main(g: "GameLike", d: Decision, ch: MainAttack) -> None:
     contest = g.state.contests[ch.location]
     contest.main[d.side] = ch.origin
     g.emit(
@@ -419,7 +419,7 @@ def do_main(g: "Game", d: Decision, ch: MainAttack) -> None:
     )
 
 
-def do_end(g: "Game", d: Decision, ch: EndMoves) -> None:
+def do_end(g: "GameLike", d: Decision, ch: EndMoves) -> None:
     c = g.state.command
     assert c is not None
     for loc, contest in sorted(g.state.contests.items()):
@@ -452,7 +452,7 @@ def do_end(g: "Game", d: Decision, ch: EndMoves) -> None:
 # ---- legal choices -------------------------------------------------------------
 
 
-def block_paths(g: "Game", side: Side, bid: str) -> list[tuple[str, ...]]:
+def block_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
     """Every legal path for ``bid`` now (empty when it cannot move)."""
     c = g.state.command
     b = g.state.blocks.get(bid)
@@ -486,7 +486,7 @@ def block_paths(g: "Game", side: Side, bid: str) -> list[tuple[str, ...]]:
     return sorted(out)
 
 
-def sea_paths(g: "Game", side: Side, bid: str) -> list[tuple[str, ...]]:
+def sea_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
     """Every legal amphibious path for ``bid`` now."""
     c = g.state.command
     b = g.state.blocks.get(bid)
@@ -513,7 +513,7 @@ def sea_paths(g: "Game", side: Side, bid: str) -> list[tuple[str, ...]]:
     return sorted(out)
 
 
-def movable_blocks(g: "Game", side: Side) -> list[str]:
+def movable_blocks(g: "GameLike", side: Side) -> list[str]:
     c = g.state.command
     if c is None:
         return []
@@ -528,7 +528,7 @@ def movable_blocks(g: "Game", side: Side) -> list[str]:
     return out
 
 
-def legal(g: "Game", d: Decision) -> Iterator[Choice]:
+def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
     side = d.side
     c = g.state.command
     if c is None or c.side is not side:
@@ -545,13 +545,13 @@ def legal(g: "Game", d: Decision) -> Iterator[Choice]:
             yield Move(bid, p)
 
 
-_CHECK: dict[type, Callable[["Game", Decision, Any], None]] = {
+_CHECK: dict[type, Callable[["GameLike", Decision, Any], None]] = {
     Move: check_move,
     SeaMove: check_sea_move,
     MainAttack: check_main,
     EndMoves: check_end,
 }
-_DO: dict[type, Callable[["Game", Decision, Any], None]] = {
+_DO: dict[type, Callable[["GameLike", Decision, Any], None]] = {
     Move: do_move,
     SeaMove: do_sea_move,
     MainAttack: do_main,
@@ -559,11 +559,11 @@ _DO: dict[type, Callable[["Game", Decision, Any], None]] = {
 }
 
 
-def _check(g: "Game", d: Decision, ch: Choice) -> None:
+def _check(g: "GameLike", d: Decision, ch: Choice) -> None:
     _CHECK[type(ch)](g, d, ch)
 
 
-def _do(g: "Game", d: Decision, ch: Choice) -> None:
+def _do(g: "GameLike", d: Decision, ch: Choice) -> None:
     _DO[type(ch)](g, d, ch)
 
 

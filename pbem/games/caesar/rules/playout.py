@@ -11,9 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from pbem.games.caesar.rules.board import Side
-from pbem.games.caesar.rules.choices import Choice, Decision, DecisionKind, EndDisband, EndLevies, EndMoves, Move, SeaMove
 from pbem.core.events import Event
+from pbem.errors import EngineError
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.choices import (
+    Choice,
+    Decision,
+    DecisionKind,
+    EndDisband,
+    EndLevies,
+    EndMoves,
+    Move,
+    SeaMove,
+)
 from pbem.games.caesar.rules.game import Game, new_game
 from pbem.games.caesar.rules.movement import block_paths, movable_blocks, sea_paths
 from pbem.games.caesar.rules.rng import Rng
@@ -40,7 +50,7 @@ def random_choice(g: Game, d: Decision, rng: Rng) -> Choice:
         return EndDisband()
     opts = list(g.legal(d))
     if not opts:
-        raise RuntimeError(f"no legal choice for {d}")
+        raise EngineError(f"no legal choice for {d}")
     return rng.choice(opts)
 
 
@@ -91,7 +101,7 @@ def play_random_game(
         while not g.is_over():
             pend = g.pending()
             if not pend:
-                raise RuntimeError("no pending decision but the game is not over")
+                raise EngineError("no pending decision but the game is not over")
             d = pend[0] if len(pend) == 1 else pend[rng.below(len(pend))]
             ch = random_choice(g, d, rng)
             if keep_trail:
@@ -101,7 +111,7 @@ def play_random_game(
             if check is not None:
                 check(g)
             if n > max_decisions:
-                raise RuntimeError(f"game did not end after {max_decisions} decisions")
+                raise EngineError(f"game did not end after {max_decisions} decisions")
         r = g.state.result
         assert r is not None
         return PlayoutResult(seed, r.winner, r.reason, n, g.state.year, trail)

@@ -43,9 +43,8 @@ import re
 from collections import Counter
 from typing import Any, Mapping
 
-from pbem.games.caesar.rules import cards
-from pbem.games.caesar.rules import movement
-from pbem.games.caesar.rules import winter
+from pbem.errors import AmbiguousOrderError, PositionFormatError, UnknownNameError
+from pbem.games.caesar.rules import cards, movement, winter
 from pbem.games.caesar.rules.board import BlockType, Board, Side, default_board
 from pbem.games.caesar.rules.game import Game
 from pbem.games.caesar.rules.rng import Rng
@@ -59,7 +58,6 @@ from pbem.games.caesar.rules.state import (
     Options,
     Phase,
 )
-from pbem.errors import AmbiguousOrderError, PositionFormatError, UnknownNameError
 
 HAND_SIZE = 6  # dealt at the start of a Year (2.1); one is discarded
 CLEOPATRA_HOME = "Alexandria"

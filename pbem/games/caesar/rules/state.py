@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Mapping
 
+from pbem.errors import PositionFormatError
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.rng import Rng
-from pbem.errors import PositionFormatError
 
 POSITION_FORMAT = "pbem-caesar-position"
 POSITION_VERSION = 1

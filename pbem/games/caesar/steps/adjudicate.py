@@ -10,33 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from pbem.games.caesar.rules import battle as battle_mod
-from pbem.games.caesar.rules.board import Side
-from pbem.games.caesar.rules.cards import APOLLO
-from pbem.games.caesar.rules.choices import (
-    Action,
-    Audience,
-    BattleAction,
-    Choice,
-    Decision,
-    DecisionKind,
-    Deploy,
-    Disband,
-    Discard,
-    EndDisband,
-    EndLevies,
-    EndMoves,
-    EndRegroup,
-    Event,
-    NavisToPort,
-    NextBattle,
-    NoEvent,
-    Play,
-    Regroup,
-    Surprise,
-    TakeHit,
-)
-from pbem.games.caesar.rules.game import Game
+from pbem.core.events import Event
+from pbem.errors import PbemError
 from pbem.games.caesar.orders.language import (
     ANSWER_TYPES,
     STANDING_TYPES,
@@ -55,8 +30,6 @@ from pbem.games.caesar.orders.language import (
     block_from_display,
     parse_order,
 )
-from pbem.games.caesar.rules.state import BattleStage, CommandStage, Phase
-from pbem.games.caesar.steps.stepdefs import DEFAULTS, BattleMode, Step, StepKind
 from pbem.games.caesar.orders.translate import (
     WINTER_ORDER_TYPES,
     answer_choice,
@@ -64,17 +37,44 @@ from pbem.games.caesar.orders.translate import (
     command_choices,
     stage_passed,
 )
-from pbem.errors import PbemError
+from pbem.games.caesar.rules import battle as battle_mod
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.cards import APOLLO
+from pbem.games.caesar.rules.choices import (
+    Action,
+    Audience,
+    BattleAction,
+    Choice,
+    Decision,
+    DecisionKind,
+    Deploy,
+    Disband,
+    Discard,
+    EndDisband,
+    EndLevies,
+    EndMoves,
+    EndRegroup,
+    NavisToPort,
+    NextBattle,
+    NoEvent,
+    Play,
+    Regroup,
+    Surprise,
+    TakeHit,
+)
+from pbem.games.caesar.rules.game import Game
+from pbem.games.caesar.rules.state import BattleStage, CommandStage, Phase
+from pbem.games.caesar.steps.stepdefs import DEFAULTS, BattleMode, Step, StepKind
 
 if TYPE_CHECKING:
-    from pbem.games.caesar.steps.session import Session
+    from pbem.games.caesar.steps.stepdefs import StepState
 
 
 
 class Runner:
     """Applies a step's orders, then answers everything plans and defaults can answer."""
 
-    def __init__(self, session: Session, events: list[Event]) -> None:
+    def __init__(self, session: StepState, events: list[Event]) -> None:
         self.s = session
         self.events = events
 

@@ -16,18 +16,10 @@ side's report as an event of kind ``default``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
-from pbem.games.caesar.steps.adjudicate import Runner
-from pbem.games.caesar.rules.board import Side
+from pbem.core.events import Event
+from pbem.core.orders import SubmissionRejected
+from pbem.errors import PbemError
 from pbem.games.caesar.orders.checking import Checker
-from pbem.games.caesar.rules.choices import (
-    Audience,
-    DecisionKind,
-    Event,
-)
-from pbem.games.caesar.rules.game import Game
 from pbem.games.caesar.orders.hints import order_templates
 from pbem.games.caesar.orders.language import (
     OrderError,
@@ -35,17 +27,22 @@ from pbem.games.caesar.orders.language import (
     parse_order,
     parse_orders,
 )
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.choices import (
+    Audience,
+    DecisionKind,
+)
 from pbem.games.caesar.rules.state import Phase
+from pbem.games.caesar.steps.adjudicate import Runner
 from pbem.games.caesar.steps.stepdefs import (
     DEFAULTS,
     BattleMode,
     Settings,
     Step,
     StepKind,
-    SubmissionRejected,
+    StepState,
     describe_decision,
 )
-from pbem.errors import PbemError
 
 __all__ = [
     "DEFAULTS",
@@ -61,47 +58,8 @@ __all__ = [
 ]
 
 
-@dataclass
-class Session:
-    game: Game
-    settings: Settings = field(default_factory=Settings)
-    step_no: int = 1
-    sealed: dict[Side, list[str]] = field(default_factory=dict)  # accepted, waiting for the step to resolve
-    plans: dict[Side, list[str]] = field(default_factory=dict)  # battle plans of this game turn
-    winter: dict[Side, list[str]] = field(default_factory=dict)  # winter orders of this Year
-    collected: dict[str, str] = field(default_factory=dict)  # "battles"/"winter" -> "year/turn" collected
-
-    # ---- serialisation -------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "position": self.game.to_json(),
-            "settings": self.settings.to_json(),
-            "step": self.step_no,
-            "sealed": {s.value: v for s, v in sorted(self.sealed.items())},
-            "plans": {s.value: v for s, v in sorted(self.plans.items())},
-            "winter": {s.value: v for s, v in sorted(self.winter.items())},
-            "collected": dict(sorted(self.collected.items())),
-        }
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Session":
-        return cls(
-            game=Game.from_json(d["position"]),
-            settings=Settings.from_json(d.get("settings", {})),
-            step_no=int(d.get("step", 1)),
-            sealed={Side(k): list(v) for k, v in d.get("sealed", {}).items()},
-            plans={Side(k): list(v) for k, v in d.get("plans", {}).items()},
-            winter={Side(k): list(v) for k, v in d.get("winter", {}).items()},
-            collected=dict(d.get("collected", {})),
-        )
-
-    def copy(self) -> "Session":
-        return Session.from_json(self.to_json())
-
-    # ---- where the game stands ----------------------------------------
-    def _turn_key(self) -> str:
-        st = self.game.state
-        return f"{st.year}/{st.turn}"
+class Session(StepState):
+    """The adjudication state of one game, with the steps' procedure (``StepState`` holds its data)."""
 
     def step(self) -> Step:
         g = self.game

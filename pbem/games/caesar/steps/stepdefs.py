@@ -7,9 +7,9 @@ and the order hints (:mod:`pbem.games.caesar.orders.hints`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Self
 
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.choices import (
@@ -17,7 +17,6 @@ from pbem.games.caesar.rules.choices import (
     DecisionKind,
 )
 from pbem.games.caesar.rules.game import Game
-from pbem.core.orders import SubmissionRejected
 
 
 class StepKind(str, Enum):
@@ -79,6 +78,58 @@ class Settings:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "Settings":
         return cls(BattleMode(d.get("battles", "planned")))
+
+
+@dataclass
+class StepState:
+    """One game's whole adjudication state as data: the engine position, the options, the step number,
+    sealed submissions waiting for the other side, standing battle plans and winter orders.
+    :class:`~pbem.games.caesar.steps.session.Session` adds the procedure; the checker, the
+    adjudicator and the hints read the state through this class, so none of them imports the session."""
+
+    game: Game
+    settings: Settings = field(default_factory=Settings)
+    step_no: int = 1
+    sealed: dict[Side, list[str]] = field(default_factory=dict)  # accepted, waiting for the step to resolve
+    plans: dict[Side, list[str]] = field(default_factory=dict)  # battle plans of this game turn
+    winter: dict[Side, list[str]] = field(default_factory=dict)  # winter orders of this Year
+    collected: dict[str, str] = field(default_factory=dict)  # "battles"/"winter" -> "year/turn" collected
+
+    # ---- serialisation -------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": self.game.to_json(),
+            "settings": self.settings.to_json(),
+            "step": self.step_no,
+            "sealed": {s.value: v for s, v in sorted(self.sealed.items())},
+            "plans": {s.value: v for s, v in sorted(self.plans.items())},
+            "winter": {s.value: v for s, v in sorted(self.winter.items())},
+            "collected": dict(sorted(self.collected.items())),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Self":
+        return cls(
+            game=Game.from_json(d["position"]),
+            settings=Settings.from_json(d.get("settings", {})),
+            step_no=int(d.get("step", 1)),
+            sealed={Side(k): list(v) for k, v in d.get("sealed", {}).items()},
+            plans={Side(k): list(v) for k, v in d.get("plans", {}).items()},
+            winter={Side(k): list(v) for k, v in d.get("winter", {}).items()},
+            collected=dict(d.get("collected", {})),
+        )
+
+    def copy(self) -> "Self":
+        return type(self).from_json(self.to_json())
+
+    # ---- where the game stands ----------------------------------------
+    def _turn_key(self) -> str:
+        st = self.game.state
+        return f"{st.year}/{st.turn}"
+
+    def step(self) -> "Step":
+        """The open step (the session's procedure decides it)."""
+        raise NotImplementedError
 
 
 def describe_decision(g: Game, d: Decision) -> str:

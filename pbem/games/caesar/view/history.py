@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from pbem.core.events import Event
 from pbem.games.caesar.rules.board import Board, Side, short_name
 from pbem.games.caesar.rules.choices import Audience
-from pbem.core.events import Event
 from pbem.games.caesar.view.viewmodel import (
     BattleView,
     Entry,

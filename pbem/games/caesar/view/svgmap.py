@@ -31,6 +31,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
+from pbem.errors import UnknownNameError
 from pbem.games.caesar.rules.board import (
     ROAD_LIMIT,
     STRAIT_ATTACK_LIMIT,
@@ -40,7 +41,6 @@ from pbem.games.caesar.rules.board import (
     Space,
     SpaceKind,
 )
-from pbem.errors import UnknownNameError
 
 __all__ = ["Piece", "render_map", "location_id", "MAX_SHOWN"]
 

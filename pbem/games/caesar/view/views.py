@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from pbem.core.events import Event
 from pbem.games.caesar.rules.board import Side, short_name
 from pbem.games.caesar.rules.cards import card_sort_key
-from pbem.core.events import Event
 from pbem.games.caesar.rules.game import Game
-from pbem.games.caesar.view.history import ELIMINATIONS, happened, sightings, visible_events
 from pbem.games.caesar.rules.state import BlockStatus, Phase
+from pbem.games.caesar.view.history import ELIMINATIONS, happened, sightings, visible_events
 from pbem.games.caesar.view.viewmodel import (
     MODERATOR,
     BattleView,
