@@ -338,14 +338,19 @@ def new(
 
 
 @main.command()
+@click.option("--systems", is_flag=True, help="List the game systems pbem can run, with their sides and options.")
 @json_option
-def games(as_json: bool) -> None:
-    """List the games in the folder.
+def games(systems: bool, as_json: bool) -> None:
+    """List the games in the folder (--systems: the game systems pbem knows).
 
     \b
     Example:
         pbem --home ~/club games
+        pbem games --systems
     """
+    if systems:
+        _list_systems(as_json)
+        return
     home = _obj().open_home()
 
     def row(st: Any) -> dict[str, Any]:
@@ -364,6 +369,23 @@ def games(as_json: bool) -> None:
             click.echo(f"{r['game']}  {where}  {r['file']}")
     if failed:
         sys.exit(1)
+
+
+def _list_systems(as_json: bool) -> None:
+    from pbem.games import find_game, game_names
+
+    found = [find_game(n) for n in game_names()]
+    if as_json:
+        _echo_json([{"name": g.name, "title": g.title, "sides": list(g.sides),
+                     "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help}
+                                 for o in g.options]} for g in found])
+        return
+    for g in found:
+        click.echo(f"{g.name}: {g.title}; sides {', '.join(g.sides)}")
+        for o in g.options:
+            values = "yes|no" if isinstance(o.default, bool) else "|".join(o.choices) or "TEXT"
+            default = ("yes" if o.default else "no") if isinstance(o.default, bool) else o.default
+            click.echo(f"  -o {o.name}={values} (default {default}): {o.help}")
 
 
 @main.command()
