@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from pbem.caesar.ai.match import Tally, play_match  # noqa: E402
-from pbem.caesar.ai.players import Bot, Budget, Player, make_player  # noqa: E402
-from pbem.caesar.board import Side  # noqa: E402
+from pbem.games.caesar.ai.match import Tally, play_match  # noqa: E402
+from pbem.games.caesar.ai.players import Bot, Budget, Player, make_player  # noqa: E402
+from pbem.games.caesar.rules.board import Side  # noqa: E402
 
 
 def player(name: str, iterations: int | None, strength: float) -> Player:

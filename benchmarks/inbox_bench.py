@@ -37,10 +37,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
-from pbem.caesar.autoplay import random_orders  # noqa: E402
-from pbem.caesar.board import Side  # noqa: E402
-from pbem.caesar.rng import Rng  # noqa: E402
+from pbem.core.rng import Rng  # noqa: E402
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope  # noqa: E402
+from pbem.games.caesar.rules.autoplay import random_orders  # noqa: E402
+from pbem.games.caesar.rules.board import Side  # noqa: E402
 from pbem.store import GameSetup, Home, PlayerSetup  # noqa: E402
 
 SEED = 5

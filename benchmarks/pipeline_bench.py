@@ -33,11 +33,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from pbem.caesar.autoplay import random_orders  # noqa: E402
-from pbem.caesar.board import Side  # noqa: E402
-from pbem.caesar.rng import Rng  # noqa: E402
-from pbem.caesar.steps import StepKind  # noqa: E402
+from pbem.core.rng import Rng  # noqa: E402
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope  # noqa: E402
+from pbem.games.caesar.rules.autoplay import random_orders  # noqa: E402
+from pbem.games.caesar.rules.board import Side  # noqa: E402
+from pbem.games.caesar.steps.session import StepKind  # noqa: E402
 from pbem.store import GameSetup, Home, PlayerSetup  # noqa: E402
 
 
@@ -73,7 +73,7 @@ def main() -> int:
         start = time.perf_counter()
         with home.open("bench") as store:
             while resolved < args.steps:
-                session = store.session()
+                session = store.adjudication().session
                 step = session.step()
                 if step.kind is StepKind.OVER:
                     break
@@ -86,12 +86,12 @@ def main() -> int:
                     store.receive(raw, "bench")
                     dt, dc = time.perf_counter() - t0, time.process_time() - c0
                     sent += 1
-                    if store.session().step().number != step.number:
+                    if store.adjudication().session.step().number != step.number:
                         resolve_times.append(dt)
                         resolve_cpu.append(dc)
                         resolved += 1
                         break
-                    session = store.session()
+                    session = store.adjudication().session
             elapsed = time.perf_counter() - start
             t0 = time.perf_counter()
             report = store.verify()

@@ -24,11 +24,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 from pbem import reports  # noqa: E402
-from pbem.caesar import views  # noqa: E402
-from pbem.caesar.board import Side  # noqa: E402
-from pbem.caesar.game import new_game  # noqa: E402
-from pbem.caesar.playout import random_decisions  # noqa: E402
-from pbem.caesar.rng import Rng  # noqa: E402
+from pbem.core.rng import Rng  # noqa: E402
+from pbem.games.caesar import views  # noqa: E402
+from pbem.games.caesar.rules.board import Side  # noqa: E402
+from pbem.games.caesar.rules.game import new_game  # noqa: E402
+from pbem.games.caesar.rules.playout import random_decisions  # noqa: E402
 
 
 def sample_views(games: int) -> list[views.View]:

@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from pbem.caesar.game import Game  # noqa: E402
-from pbem.caesar.invariants import violations  # noqa: E402
-from pbem.caesar.playout import PlayoutError, SimulationReport, play_random_game, simulate  # noqa: E402
-from pbem.caesar.state import Options  # noqa: E402
+from pbem.games.caesar.rules.game import Game  # noqa: E402
+from pbem.games.caesar.rules.invariants import violations  # noqa: E402
+from pbem.games.caesar.rules.playout import PlayoutError, SimulationReport, play_random_game, simulate  # noqa: E402
+from pbem.games.caesar.rules.state import Options  # noqa: E402
 
 
 def _checked(games: int, seed: int, options: Options) -> SimulationReport:

@@ -40,9 +40,13 @@ sys.path.insert(0, str(HERE.parent))
 from cryptography.hazmat.primitives import serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
-from pbem.caesar.board import BlockType, Side  # noqa: E402
-from pbem.caesar.cards import APOLLO  # noqa: E402
-from pbem.caesar.choices import (  # noqa: E402
+from pbem.envelope import keypair_from_private_key, new_envelope, sign_envelope  # noqa: E402
+from pbem.errors import PbemError  # noqa: E402
+from pbem.games.caesar.orders.language import block_display  # noqa: E402
+from pbem.games.caesar.orders.translate import order_for  # noqa: E402
+from pbem.games.caesar.rules.board import BlockType, Side  # noqa: E402
+from pbem.games.caesar.rules.cards import APOLLO  # noqa: E402
+from pbem.games.caesar.rules.choices import (  # noqa: E402
     DecisionKind,
     EndLevies,
     EndMoves,
@@ -51,16 +55,12 @@ from pbem.caesar.choices import (  # noqa: E402
     NoEvent,
     Surprise,
 )
-from pbem.caesar.game import Game, new_game  # noqa: E402
-from pbem.caesar.levy import new_block_options, step_options  # noqa: E402
-from pbem.caesar.movement import block_paths, movable_blocks  # noqa: E402
-from pbem.caesar.orders import block_display  # noqa: E402
-from pbem.caesar.state import Options  # noqa: E402
-from pbem.caesar.steps import Session, StepKind, order_templates  # noqa: E402
-from pbem.caesar.translate import order_for  # noqa: E402
-from pbem.caesar.winter import navis_ports, over_supply  # noqa: E402
-from pbem.envelope import keypair_from_private_key, new_envelope, sign_envelope  # noqa: E402
-from pbem.errors import PbemError  # noqa: E402
+from pbem.games.caesar.rules.game import Game, new_game  # noqa: E402
+from pbem.games.caesar.rules.levy import new_block_options, step_options  # noqa: E402
+from pbem.games.caesar.rules.movement import block_paths, movable_blocks  # noqa: E402
+from pbem.games.caesar.rules.state import Options  # noqa: E402
+from pbem.games.caesar.rules.winter import navis_ports, over_supply  # noqa: E402
+from pbem.games.caesar.steps.session import Session, StepKind, order_templates  # noqa: E402
 
 GAME = "caesar-demo"
 SEED = 7

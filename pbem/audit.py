@@ -23,8 +23,8 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pbem.caesar.choices import Event
-from pbem.caesar.steps import Session
+from pbem.core.events import Event
+from pbem.core.game import Adjudication, GameSystem
 from pbem.decide import (
     Cause,
     Verdict,
@@ -33,10 +33,10 @@ from pbem.decide import (
     event_hash,
     events_json,
     header_hash,
-    initial_session,
-    render_view,
-    report_view,
+    initial_adjudication,
+    render_report,
     sha256_text,
+    system_of,
 )
 
 if TYPE_CHECKING:  # pbem.store imports this module; the rows are only read here
@@ -130,7 +130,7 @@ class _Verifier:
             if sha256_text(s.session) != s.hash:
                 self.fail(s.step, "the snapshot's hash does not match its content")
         replayed = self.replay(game, players, subs, events, snaps)
-        self.check_reports(outbox, replayed, snaps)
+        self.check_reports(system_of(game), outbox, replayed, snaps)
         report.problems = self.problems
         return report
 
@@ -156,7 +156,7 @@ class _Verifier:
         self, game: GameRecord, players: dict[str, PlayerRecord], subs: list[SubmissionRecord],
         events: list[EventRecord], snaps: dict[int, SnapshotRecord],
     ) -> tuple[dict[int, str], list[Event]]:
-        session = initial_session(game)
+        session, opening_events = initial_adjudication(game)
         first = min(snaps) if snaps else 1
         sessions: dict[int, str] = {}
         log: list[Event] = []
@@ -167,8 +167,7 @@ class _Verifier:
             return sessions, log
         if not self.same_state(first, session, snaps[first]):
             return sessions, log
-        opening = events_json(session.game.events)  # events of the game's creation
-        session.game.events = []
+        opening = events_json(opening_events)  # events of the game's creation
         for k, (a, b) in enumerate(zip(stored_log, opening)):
             if a != b:
                 self.fail(first, f"event #{k + 1} differs from the replay: {first_difference(a, b)}")
@@ -182,9 +181,10 @@ class _Verifier:
         deadlines = sorted((s for s in snaps.values() if s.cause == Cause.DEADLINE.value), key=lambda s: s.step)
 
         def resolution(step: int, evs: list[Event], cause: Cause, sid: int | None) -> bool:
-            snap = snaps.get(session.step_no)
+            now = session.step().number
+            snap = snaps.get(now)
             if snap is None:
-                self.fail(step, f"the replay resolves step {step} but no snapshot of step {session.step_no} is stored")
+                self.fail(step, f"the replay resolves step {step} but no snapshot of step {now} is stored")
                 return False
             if snap.cause != cause.value or snap.submission_id != sid:
                 self.fail(step, f"the replay resolves step {step} by {cause.value}"
@@ -203,21 +203,24 @@ class _Verifier:
                           f"{snap.last_event - start}")
                 return False
             log.extend(evs)
-            if not self.same_state(session.step_no, session, snap):
+            if not self.same_state(now, session, snap):
                 return False
-            sessions[session.step_no] = snap.session
+            sessions[now] = snap.session
             return True
 
         for row in subs:
-            while deadlines and deadlines[0].after_submission < (row.id or 0) and deadlines[0].step == session.step_no + 1:
-                step = session.step_no
+            while (deadlines and deadlines[0].after_submission < (row.id or 0)
+                   and deadlines[0].step == session.step().number + 1):
+                step = session.step().number
                 if not resolution(step, session.resolve(deadline=True), Cause.DEADLINE, None):
                     return sessions, log
                 deadlines.pop(0)
             if row.verdict == Verdict.RECEIVED.value:
                 continue
-            step = session.step_no
+            step = session.step().number
             out = decide(session, game.id, players, row.raw, digests, row.password_check)
+            if out.adjudication is not None:
+                session = out.adjudication
             where = f"submission #{row.id} ({row.side or 'unknown side'}, for step {row.step})"
             stored_ok = row.verdict in (Verdict.ACCEPTED.value, Verdict.SUPERSEDED.value)
             replay_ok = out.verdict is Verdict.ACCEPTED
@@ -244,19 +247,19 @@ class _Verifier:
                     return sessions, log
                 if out.resolved_step is not None and not resolution(step, out.events, Cause.SUBMISSION, row.id):
                     return sessions, log
-        while deadlines and deadlines[0].step == session.step_no + 1:
-            step = session.step_no
+        while deadlines and deadlines[0].step == session.step().number + 1:
+            step = session.step().number
             if not resolution(step, session.resolve(deadline=True), Cause.DEADLINE, None):
                 return sessions, log
             deadlines.pop(0)
-        extra = sorted(s for s in snaps if s > session.step_no)
+        extra = sorted(s for s in snaps if s > session.step().number)
         if extra:
             self.fail(extra[0], "a snapshot is stored that the replay never reaches")
         if len(log) != len(stored_log):
-            self.fail(session.step_no, f"{len(stored_log) - len(log)} stored events that the replay never produces")
+            self.fail(session.step().number, f"{len(stored_log) - len(log)} stored events that the replay never produces")
         return sessions, log
 
-    def same_state(self, step: int, session: Session, snap: SnapshotRecord) -> bool:
+    def same_state(self, step: int, session: Adjudication, snap: SnapshotRecord) -> bool:
         text = canonical_json(session.to_json())
         if text == snap.session:
             return True
@@ -267,10 +270,9 @@ class _Verifier:
         self.fail(step, f"the snapshot differs from the replay at {where}")
         return False
 
-    def check_reports(self, outbox: list[OutboxRecord], replayed: tuple[dict[int, str], list[Event]],
+    def check_reports(self, system: GameSystem, outbox: list[OutboxRecord], replayed: tuple[dict[int, str], list[Event]],
                       snaps: dict[int, SnapshotRecord]) -> None:
         sessions, log = replayed
-        views: dict[tuple[int, str, int, int], Any] = {}  # the text and html reports share their view
         for row in outbox:
             if row.step not in sessions or row.upto_event > len(log):
                 continue  # already reported: the replay stopped before this step
@@ -278,10 +280,7 @@ class _Verifier:
                 self.fail(row.step, f"the {row.format} report for {row.recipient} was never rendered")
                 continue
             snap = snaps[row.step]
-            key = (row.step, row.recipient, row.since_event, row.upto_event)
-            if key not in views:
-                views = {key: report_view(sessions[row.step], log, row, snap.deadline)}  # keep one: rows come in pairs
-            body = render_view(views[key], row.format)
+            body = render_report(system, sessions[row.step], log, row, snap.deadline)
             if body != row.body:
                 a, b = row.body.splitlines(), body.splitlines()
                 line = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))

@@ -3,7 +3,7 @@
 An HTML report is about 100 KB, almost all of it the map's sea, roads and names,
 which are the same in every report. Each body is stored as a zstandard frame
 compressed with a *raw-content dictionary*: reports of the start of a game
-(``pbem/caesar/data/report-dict-1.txt``), so only what differs from them takes
+(``pbem/data/report-dict-1.txt``), so only what differs from them takes
 room (about 9 KB per step of six reports instead of about 330 KB).
 
 A stored value is either
@@ -32,7 +32,7 @@ __all__ = ["MAGIC", "DamagedBodyError", "pack", "unpack"]
 
 MAGIC = b"pbz"
 #: number -> (package, resource) of each dictionary ever used; never change or remove one.
-DICTIONARIES = {1: ("pbem.caesar", "data/report-dict-1.txt")}
+DICTIONARIES = {1: ("pbem", "data/report-dict-1.txt")}
 CURRENT = 1
 LEVEL = 9  # about 0.2 ms a report; higher levels cost ten times more for 2% less
 

@@ -15,15 +15,12 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 import click
 from sqlalchemy.exc import DBAPIError
 
 from pbem import store as store_mod
-from pbem.caesar.board import Side
-from pbem.caesar.state import Options
-from pbem.caesar.steps import BattleMode, Settings
 from pbem.envelope import (
     MAX_SUBMISSION_BYTES,
     hash_password,
@@ -38,11 +35,10 @@ from pbem.errors import PbemError
 from pbem.store import GameSetup, Home, PlayerSetup, Receipt, StoreError, Verdict
 
 F = TypeVar("F", bound=Callable[..., Any])
+ENGINE_ERROR_EXIT = 3  # a bug in pbem; 1: the user's error (ClickException), 2: misuse (UsageError)
 DEFAULT_HOME = "./pbem-home"
 _MAIL_LINE = 76  # order lines longer than this may be wrapped by email programs
 DEMO_GAME = "caesar-demo"
-SIDES = [s.value for s in Side]
-VIEWERS = SIDES + [store_mod.MODERATOR]
 
 
 def _version() -> str:
@@ -76,6 +72,16 @@ class PbemGroup(click.Group):
             if isinstance(obj, Context) and obj.debug:
                 raise
             raise click.ClickException(_message(exc)) from exc
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:  # noqa: BLE001 - EngineError or any other bug: never "your input was wrong"
+            import traceback
+
+            click.echo("".join(traceback.format_exception(exc)).rstrip(), err=True)
+            click.echo(f"Error: pbem failed: {type(exc).__name__}: {exc}\nThis is a bug in pbem, not in your input "
+                       "(nothing was half-changed: a game's work is committed whole or not at all); please report "
+                       f"it with the traceback above. Exit status {ENGINE_ERROR_EXIT}.", err=True)
+            ctx.exit(ENGINE_ERROR_EXIT)
 
 
 def _message(exc: BaseException) -> str:
@@ -163,13 +169,47 @@ def _obj() -> Context:
 # ---- games -----------------------------------------------------------------------------
 
 
-def _player(side: Side, email: str, key: Path | None, password: str | None) -> PlayerSetup:
+def _side_name(text: str, sides: Sequence[str], what: str = "side") -> str:
+    """``text`` as one of ``sides`` (case does not matter); a UsageError names the sides."""
+    for s in sides:
+        if s.lower() == text.strip().lower():
+            return s
+    raise click.UsageError(f"{text!r} is not a {what} of this game; use {' or '.join(sides)}")
+
+
+def _game_sides(game_id: str | None, *, moderator: bool = False) -> list[str]:
+    """The sides of ``game_id`` in the home (of every game system when the game is not here)."""
+    from pbem.games import find_game, game_names
+
+    home = _obj().open_home()
+    if game_id and game_id in home.games():
+        with home.open(game_id, recover=False) as st:
+            sides = list(st.system.sides)
+    else:
+        sides = [s for name in game_names() for s in find_game(name).sides]
+    return sides + ([store_mod.MODERATOR] if moderator else [])
+
+
+def _pairs(values: Sequence[str], option: str) -> dict[str, str]:
+    """``SIDE=VALUE`` items of a repeated option, by side (as typed)."""
+    out: dict[str, str] = {}
+    for v in values:
+        side, eq, rest = v.partition("=")
+        if not eq or not side.strip():
+            raise click.UsageError(f"{option} takes SIDE=VALUE, like {option} Caesar={rest or 'VALUE'}; got {v!r}")
+        if side.strip().lower() in {k.lower() for k in out}:
+            raise click.UsageError(f"{option} names {side.strip()} twice")
+        out[side.strip()] = rest
+    return out
+
+
+def _player(side: str, email: str, key: Path | None, password: str | None, option: str = "") -> PlayerSetup:
     if (key is None) == (password is None):
         raise click.UsageError(
-            f"give {side.value} exactly one of --{side.value.lower()}-key FILE.pub or --{side.value.lower()}-password"
+            f"give {side} exactly one of --key {side}=FILE.pub or --password {side}=PASSWORD"
         )
     if key is not None:
-        option = f"--{side.value.lower()}-key {key}"
+        option = option or f"--key {side}={key}"
         try:
             text = key.read_text(encoding="utf-8").strip()
         except UnicodeDecodeError:
@@ -184,67 +224,113 @@ def _player(side: Side, email: str, key: Path | None, password: str | None) -> P
     return PlayerSetup(side, email, password_hash=hash_password(password))
 
 
+_OLD_SIDE_OPTIONS = ("caesar", "pompey")  # the spellings of release 0.1: --caesar-email, --pompey-key, ...
+
+
+def _old_side_options(f: F) -> F:
+    """``--caesar-email``, ``--pompey-key``, ... (release 0.1; kept for one release: use --player/--key/--password)."""
+    for side in reversed(_OLD_SIDE_OPTIONS):
+        f = click.option(f"--{side}-password", hidden=True)(f)
+        f = click.option(f"--{side}-key", type=click.Path(exists=True, dir_okay=False, path_type=Path), hidden=True)(f)
+        f = click.option(f"--{side}-email", hidden=True)(f)
+    return f
+
+
 @main.command()
 @click.argument("game_id", metavar="GAME")
-@click.option("--caesar-email", default="", help="Caesar's email address.")
-@click.option("--pompey-email", default="", help="Pompey's email address.")
-@click.option("--caesar-key", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Caesar's public key (FILE.pub from `pbem keygen`).")
-@click.option("--pompey-key", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Pompey's public key.")
-@click.option("--caesar-password", help="Password mode for Caesar (stored only as a scrypt hash).")
-@click.option("--pompey-password", help="Password mode for Pompey (stored only as a scrypt hash).")
+@click.option("--system", default="caesar", show_default=True, help="The game system (`pbem games --systems` lists them).")
+@click.option("--player", "emails", multiple=True, metavar="SIDE=EMAIL", help="A side's email address (repeat for each side).")
+@click.option("--key", "keys", multiple=True, metavar="SIDE=FILE", help="A side's public key, FILE.pub from `pbem keygen`.")
+@click.option("--password", "passwords", multiple=True, metavar="SIDE=PASSWORD", help="Password mode for a side (stored only as a scrypt hash).")
+@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help="A game option (`pbem games --systems` lists each game's), like -o battles=interactive.")
 @click.option("--moderator-email", default="", help="Where the moderator's reports go.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="A practice game: its dice and deals follow this seed and can be foreseen, and every report says so (default: a new 256-bit secret keys them).")
 @click.option("--scenario", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Start from a custom position (a position document or a compact spec, JSON).")
-@click.option("--tournament", is_flag=True, help="Tournament rule C5: Caesar is Player 1 on the first game turn.")
-@click.option("--free-deployment", is_flag=True, help="Free deployment (5.3) as the first step.")
-@click.option("--battles", type=click.Choice([m.value for m in BattleMode]), default=BattleMode.PLANNED.value, show_default=True, help="planned: battles follow the plans and published defaults; interactive: ask at every decision a plan does not cover.")
+@click.option("--tournament", is_flag=True, hidden=True)
+@click.option("--free-deployment", is_flag=True, hidden=True)
+@click.option("--battles", hidden=True)
 @click.option("--deadline", metavar="DURATION", help="Time for each step, like 72h, 3d or 1d12h; `pbem tick` applies defaults after it.")
-@click.option("--computer", type=click.Choice(SIDES, case_sensitive=False), help="A computer player for this side: the moderator's loop (new, submit, inbox, tick) answers its steps with signed submissions (a key made in the home folder).")
+@click.option("--computer", metavar="SIDE", help="A computer player for this side: the moderator's loop (new, submit, inbox, tick) answers its steps with signed submissions (a key made in the home folder).")
 @click.option("--strength", type=click.FloatRange(0.01), default=1.0, show_default=True, help="With --computer: its thinking time per step, in units of 2 seconds.")
 @click.option("--computer-iterations", type=click.IntRange(1), help="With --computer: a fixed number of search iterations per step instead of the clock (reproducible).")
+@_old_side_options
 @json_option
 def new(
-    game_id: str, caesar_email: str, pompey_email: str, caesar_key: Path | None, pompey_key: Path | None,
-    caesar_password: str | None, pompey_password: str | None, moderator_email: str, seed: int | None,
-    scenario: Path | None, tournament: bool, free_deployment: bool, battles: str, deadline: str | None,
-    computer: str | None, strength: float, computer_iterations: int | None, as_json: bool,
+    game_id: str, system: str, emails: tuple[str, ...], keys: tuple[str, ...], passwords: tuple[str, ...],
+    options: tuple[str, ...], moderator_email: str, seed: int | None, scenario: Path | None, tournament: bool,
+    free_deployment: bool, battles: str | None, deadline: str | None, computer: str | None, strength: float,
+    computer_iterations: int | None, as_json: bool, **old: Any,
 ) -> None:
-    """Create a game and register both players.
+    """Create a game and register a player for each side.
 
     \b
     Example:
-        pbem new club-1 --caesar-email ann@example.org --caesar-key ann.pub \\
-            --pompey-email bob@example.org --pompey-password 'open sesame' --deadline 72h
+        pbem new club-1 --player Caesar=ann@example.org --key Caesar=ann.pub \\
+            --player Pompey=bob@example.org --password 'Pompey=open sesame' --deadline 72h
     """
-    if computer is not None:
-        caesar_key, pompey_key = _computer_key(game_id, Side(computer.capitalize()), caesar_key, pompey_key,
-                                               caesar_password, pompey_password)
-    players = (
-        _player(Side.CAESAR, caesar_email, caesar_key, caesar_password),
-        _player(Side.POMPEY, pompey_email, pompey_key, pompey_password),
-    )
-    if caesar_password is not None and caesar_password == pompey_password:
-        raise click.ClickException("Caesar and Pompey were given the same password; each player needs his own, "
-                                   "or either could send orders for the other")
-    game = None
-    if scenario is not None:
-        if tournament or free_deployment or seed is not None:
-            raise click.UsageError("with --scenario the seed and options come from the scenario file; "
-                                   "drop --seed, --tournament and --free-deployment")
-        from pbem.caesar.scenario import scenario_from_text
+    from pbem.games import find_game
 
+    game_system = find_game(system)
+    sides = list(game_system.sides)
+    by_side: dict[str, dict[str, Any]] = {s: {"email": "", "key": None, "password": None} for s in sides}
+    key_option: dict[str, str] = {}  # how the user named each key file, for messages
+    for what, given in (("email", emails), ("key", keys), ("password", passwords)):
+        option = "--player" if what == "email" else f"--{what}"
+        for side, value in _pairs(given, option).items():
+            name = _side_name(side, sides)
+            by_side[name][what] = Path(value) if what == "key" else value
+            key_option[name] = f"--key {side}={value}"
+    for old_side in _OLD_SIDE_OPTIONS:  # release 0.1's --caesar-email, ... (documented as deprecated)
+        for what in ("email", "key", "password"):
+            old_value = old.get(f"{old_side}_{what}")
+            if old_value is not None:
+                name = _side_name(old_side, sides)
+                by_side[name][what] = old_value
+                if what == "key":
+                    key_option[name] = f"--{old_side}-key {old_value}"
+    for side, conf in by_side.items():
+        if conf["key"] is not None and not Path(conf["key"]).is_file():
+            raise click.UsageError(f"{key_option[side]}: no such file")
+    if computer is not None:  # the computer signs its side's orders with a key made in the home folder
+        from pbem.computer import make_computer_key
+
+        computer = _side_name(computer, sides)
+        if by_side[computer]["key"] is not None or by_side[computer]["password"] is not None:
+            raise click.UsageError(f"--computer {computer}: the computer signs {computer}'s orders with its own key; "
+                                   f"drop --key {computer}=... and --password {computer}=...")
+        by_side[computer]["key"] = make_computer_key(_obj().open_home().path, game_id, computer)
+    players = tuple(_player(side, c["email"], c["key"], c["password"], key_option.get(side, ""))
+                    for side, c in by_side.items())
+    given_passwords = [c["password"] for c in by_side.values() if c["password"] is not None]
+    if len(set(given_passwords)) != len(given_passwords):
+        raise click.ClickException(f"{' and '.join(sides)} were given the same password; each player needs his "
+                                   "own, or either could send orders for the other")
+    values: dict[str, str | bool] = {}
+    for name, value in _pairs(options, "--option").items():
+        values[name.replace("-", "_")] = value
+    if tournament:  # release 0.1's Julius Caesar flags: -o tournament=yes, -o free_deployment=yes, -o battles=...
+        values["tournament"] = True
+    if free_deployment:
+        values["free_deployment"] = True
+    if battles is not None:
+        values["battles"] = battles
+    position = None
+    if scenario is not None:
+        if values.keys() - {"battles"} or seed is not None:
+            raise click.UsageError("with --scenario the seed and the position's options come from the scenario file; "
+                                   "drop --seed and every -o but battles")
         try:
             text = Path(scenario).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise click.ClickException(f"cannot read the scenario file {scenario}: {exc}") from None
-        game = scenario_from_text(text, str(scenario))
+        position = game_system.load_position(text, str(scenario))
     setup = GameSetup(
         game_id=game_id,
         players=players,
         seed=seed,
-        options=Options(free_deployment=free_deployment, tournament=tournament),
-        settings=Settings(BattleMode(battles)),
-        scenario=game,
+        system=game_system.name,
+        options=values,
+        scenario=position,
         deadline=store_mod.parse_duration(deadline) if deadline else None,
         moderator_email=moderator_email,
     )
@@ -252,41 +338,31 @@ def new(
         status = st.status()
         record = st.game()
         reports = len(st.outbox())
+        chosen = store_mod.game_options(record)
     if computer is not None:
         from pbem.computer import new_computer, save_computer
 
-        save_computer(_obj().open_home().path, game_id, new_computer(Side(computer.capitalize()), strength, computer_iterations))
+        save_computer(_obj().open_home().path, game_id, new_computer(computer, strength, computer_iterations))
         _computer_turns(game_id)
         with _obj().open_home().open(game_id) as st:
             status = st.status()
             reports = len(st.outbox())
     if as_json:
-        _echo_json({"game": game_id, "file": str(st.path), "seed": None if record.commitment else record.seed,
-                    "commitment": record.commitment, "practice": record.commitment is None,
-                    "status": status.to_json(), "reports": reports})
+        _echo_json({"game": game_id, "system": record.system, "file": str(st.path),
+                    "seed": None if record.commitment else record.seed, "commitment": record.commitment,
+                    "practice": record.commitment is None, "options": chosen, "status": status.to_json(),
+                    "reports": reports})
         return
     dl = store_mod.format_duration(record.deadline_seconds) if record.deadline_seconds else "none"
+    shown = ", ".join(f"{k} {'yes' if v is True else 'no' if v is False else v}" for k, v in chosen.items())
     click.echo(f"created game {game_id} in {st.path}")
+    click.echo(f"{game_system.title}: {shown + ', ' if shown else ''}deadline per step {dl}")
     if record.commitment:
         click.echo(f"dice and deals: keyed by a new secret, committed as SHA-256 {record.commitment}")
     else:
         click.echo(f"PRACTICE GAME: seed {record.seed}; its dice and deals can be foreseen (every report says so)")
-    click.echo(f"battles {battles}, deadline per step {dl}")
     click.echo(f"step {status.step}: {status.title} (waits for {', '.join(status.awaiting)})")
-    click.echo(f"{reports} reports queued (see `pbem report --game {game_id} --side Caesar`)")
-
-
-def _computer_key(game_id: str, side: Side, caesar_key: Path | None, pompey_key: Path | None,
-                  caesar_password: str | None, pompey_password: str | None) -> tuple[Path | None, Path | None]:
-    """``pbem new --computer SIDE``: make the bot's key pair in the home folder and register it for SIDE."""
-    from pbem.computer import make_computer_key
-
-    given = (caesar_key, caesar_password) if side is Side.CAESAR else (pompey_key, pompey_password)
-    if any(x is not None for x in given):
-        raise click.UsageError(f"--computer {side.value}: the computer signs {side.value}'s orders with its own key; "
-                               f"drop --{side.value.lower()}-key and --{side.value.lower()}-password")
-    public = make_computer_key(_obj().open_home().path, game_id, side)
-    return (public, pompey_key) if side is Side.CAESAR else (caesar_key, public)
+    click.echo(f"{reports} reports queued (see `pbem report --game {game_id} --side {sides[0]}`)")
 
 
 def _computer_turns(game_id: str | None = None) -> None:
@@ -299,20 +375,25 @@ def _computer_turns(game_id: str | None = None) -> None:
 
 
 @main.command()
+@click.option("--systems", is_flag=True, help="List the game systems pbem can run, with their sides and options.")
 @json_option
-def games(as_json: bool) -> None:
-    """List the games in the folder.
+def games(systems: bool, as_json: bool) -> None:
+    """List the games in the folder (--systems: the game systems pbem knows).
 
     \b
     Example:
         pbem --home ~/club games
+        pbem games --systems
     """
+    if systems:
+        _list_systems(as_json)
+        return
     home = _obj().open_home()
 
     def row(st: Any) -> dict[str, Any]:
         s = st.status()
-        return {"game": st.game_id, "file": str(st.path), "step": s.step, "year": s.year, "turn": s.turn,
-                "over": s.over}
+        return {"game": st.game_id, "system": st.system.name, "file": str(st.path), "step": s.step,
+                "where": s.summary.headline, **s.summary.facts, "over": s.over, "result": s.result}
 
     rows, failed = _each_game(home, None, row)
     if as_json:
@@ -321,10 +402,27 @@ def games(as_json: bool) -> None:
         if not rows and not failed:
             click.echo(f"no games in {home.path} (create one with `pbem new`)")
         for r in rows:
-            where = "over" if r["over"] else f"step {r['step']}, {r['year']} turn {r['turn']}"
+            where = f"over: {r['result']}" if r["over"] else f"step {r['step']}, {r['where']}"
             click.echo(f"{r['game']}  {where}  {r['file']}")
     if failed:
         sys.exit(1)
+
+
+def _list_systems(as_json: bool) -> None:
+    from pbem.games import find_game, game_names
+
+    found = [find_game(n) for n in game_names()]
+    if as_json:
+        _echo_json([{"name": g.name, "title": g.title, "sides": list(g.sides),
+                     "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help}
+                                 for o in g.options]} for g in found])
+        return
+    for g in found:
+        click.echo(f"{g.name}: {g.title}; sides {', '.join(g.sides)}")
+        for o in g.options:
+            values = "yes|no" if isinstance(o.default, bool) else "|".join(o.choices) or "TEXT"
+            default = ("yes" if o.default else "no") if isinstance(o.default, bool) else o.default
+            click.echo(f"  -o {o.name}={values} (default {default}): {o.help}")
 
 
 @main.command()
@@ -348,6 +446,8 @@ def status(game_id: str | None, now: str | None, as_json: bool) -> None:
     for s in out if not as_json else ():
         click.echo(f"{s.game}: step {s.step}, {s.title}")
         if s.over:
+            if s.result:
+                click.echo(f"  {s.result}")
             continue
         pending = [a for a in s.awaiting if a not in s.received]
         line = f"  waits for {', '.join(pending) or 'nobody'}"
@@ -383,7 +483,7 @@ def keygen(prefix: Path) -> None:
 
 @main.command()
 @game_option()
-@click.option("--side", type=click.Choice(SIDES, case_sensitive=False), required=True, help="Your side.")
+@click.option("--side", required=True, help="Your side (as your report names it: Caesar, Pompey).")
 @click.option("--step", type=int, required=True, help="The step the orders answer (see your report).")
 @click.option("--orders", "orders_file", type=click.File("r", encoding="utf-8"), default="-", show_default=True, help="The order lines (a file, or - for standard input).")
 @click.option("--key", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Your private key (FILE.key).")
@@ -403,6 +503,7 @@ def sign(game_id: str, side: str, step: int, orders_file: Any, key: Path | None,
     """
     if (key is None) == (password is None):
         raise click.UsageError("give exactly one of --key FILE.key or --password")
+    side = _side_name(side, _game_sides(game_id))
     try:
         text = orders_file.read()
     except UnicodeDecodeError as exc:
@@ -502,7 +603,7 @@ def submit(file: Any, game_id: str | None, as_json: bool) -> None:
 
 @main.command()
 @game_option()
-@click.option("--side", type=click.Choice(VIEWERS, case_sensitive=False), required=True, help="Whose report.")
+@click.option("--side", required=True, help="Whose report: a side, or moderator.")
 @click.option("--format", "fmt", type=click.Choice(store_mod.FORMATS), default="text", show_default=True)
 @click.option("--step", type=int, help="The report sent when this step opened (default: the latest).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
@@ -513,6 +614,7 @@ def report(game_id: str, side: str, fmt: str, step: int | None, out: Path | None
     Example:
         pbem report --game club-1 --side Caesar --format html --out caesar.html
     """
+    side = _side_name(side, _game_sides(game_id, moderator=True))
     with _obj().open_home().open(game_id) as st:
         row = st.report(side, fmt, step)
     body = row.body or ""
@@ -525,7 +627,7 @@ def report(game_id: str, side: str, fmt: str, step: int | None, out: Path | None
 
 @main.command()
 @game_option()
-@click.option("--side", type=click.Choice(VIEWERS, case_sensitive=False), default=store_mod.MODERATOR, show_default=True, help="Show only what this side may see.")
+@click.option("--side", default=store_mod.MODERATOR, show_default=True, help="Show only what this side (or the moderator) may see.")
 @json_option
 def log(game_id: str, side: str, as_json: bool) -> None:
     """Print the event log as a side may see it (everything for the moderator).
@@ -534,6 +636,7 @@ def log(game_id: str, side: str, as_json: bool) -> None:
     Example:
         pbem log --game club-1 --side Pompey
     """
+    side = _side_name(side, _game_sides(game_id, moderator=True))
     with _obj().open_home().open(game_id) as st:
         rows = st.events(side)
     if side.lower() != "moderator":
@@ -544,7 +647,7 @@ def log(game_id: str, side: str, as_json: bool) -> None:
         _echo_json([{"seq": seq, "step": step, **ev.to_json()} for seq, step, ev in rows])
         return
     for seq, step, ev in rows:
-        click.echo(f"#{seq} step {step} [{ev.audience.value}] {ev.kind}: {ev.text}")
+        click.echo(f"#{seq} step {step} [{ev.audience}] {ev.kind}: {ev.text}")
 
 
 @main.command()
@@ -558,22 +661,12 @@ def state(game_id: str, as_json: bool) -> None:
         pbem state --game club-1 --json > position.json
     """
     with _obj().open_home().open(game_id) as st:
-        session = st.session()
-    g = session.game
+        adj = st.adjudication()
+        system = st.system
     if as_json:
-        _echo_json(g.to_json())
+        _echo_json(system.position(adj))
         return
-    s = g.state
-    click.echo(f"{st.game_id}: year {s.year}, turn {s.turn}, phase {s.phase.value}, step {session.step_no}")
-    click.echo(f"VP: Caesar {g.vp(Side.CAESAR)}, Pompey {g.vp(Side.POMPEY)}")
-    for side in Side:
-        click.echo(f"{side.value} holds: {', '.join(s.hands[side]) or 'no cards'}")
-    at: dict[str, list[str]] = {}
-    for bid in sorted(g.on_map(Side.CAESAR) + g.on_map(Side.POMPEY)):
-        b = s.blocks[bid]
-        at.setdefault(b.loc or "", []).append(f"{b.side.value[0]}:{g.describe(bid)}")
-    for loc in sorted(at):
-        click.echo(f"  {loc}: {', '.join(at[loc])}")
+    click.echo(f"{game_id}: {system.describe(adj)}")
 
 
 @main.command()
@@ -763,7 +856,7 @@ def send(game_id: str | None, server: str, sender: str, starttls: bool, user: st
 
 @main.command()
 @game_option()
-@click.option("--side", type=click.Choice(SIDES, case_sensitive=False), required=True, help="The side the bot plays.")
+@click.option("--side", required=True, help="The side the bot plays.")
 @click.option("--explain", is_flag=True, help="Also say why: the alternatives weighed and their estimated scores.")
 @click.option("--strength", type=click.FloatRange(0.01), default=1.0, show_default=True, help="Thinking time per step, in units of 2 seconds.")
 @click.option("--iterations", type=click.IntRange(1), help="Search this many iterations instead of a time budget (reproducible with --seed).")
@@ -777,51 +870,46 @@ def bot(game_id: str, side: str, explain: bool, strength: float, iterations: int
     Example:
         pbem bot --game club-1 --side Pompey --explain --iterations 60
     """
-    from pbem.caesar.ai.players import make_player
-
-    who = Side(side.capitalize())
+    side = _side_name(side, _game_sides(game_id))
     with _obj().open_home().open(game_id) as st:
-        session = st.session()
-        log = [ev for _, _, ev in st.events(who.value)]
-    step = session.step()
-    if not step.awaits(who):
-        waiting = ", ".join(s.value for s in step.awaiting) or "nobody"
-        raise click.ClickException(f"step {step.number} ({step.title}) waits for {waiting}, not {who.value}")
-    answer, _ = _bot_answer(session, log, who, make_player("bot", strength, time.perf_counter, iterations),
-                            step.number if seed is None else seed)
-    click.echo(answer.text, nl=False)
+        adj = st.adjudication()
+        log = [ev for _, _, ev in st.events(side)]  # only the events this side may see
+        system = st.system
+    step = adj.step()
+    if not step.awaits(side):
+        waiting = ", ".join(step.awaiting) or "nobody"
+        raise click.ClickException(f"step {step.number} ({step.title}) waits for {waiting}, not {side}")
+    from pbem.core.game import ComputerPlayers
+
+    if not isinstance(system, ComputerPlayers):
+        raise click.ClickException(f"{system.title} has no computer player")
+    text, why = system.computer_answer(adj, log, side, strength=strength, iterations=iterations,
+                                       seed=step.number if seed is None else seed, clock=time.perf_counter)
+    click.echo(text, nl=False)
     if explain:
-        click.echo(f"# {answer.iterations} search iterations over positions consistent with what {who.value} has seen")
-        for what, alternatives in answer.considered:
-            click.echo(f"# {what}:")
-            for w in alternatives[:6]:
-                click.echo(f"#   {w.order:<40} est. {100 * w.value:5.1f}%  ({w.visits} samples)")
-
-
-def _bot_answer(session: Any, log: list[Any], side: Side, player: Any, seed: int) -> tuple[Any, Any]:
-    """The computer player's answer for ``side`` at the open step, from that side's observation only."""
-    from pbem.caesar.ai.match import observe_session
-    from pbem.caesar.rng import Rng
-
-    obs = observe_session(session, log, side)
-    return player.answer(obs, Rng(seed)), obs
+        for line in why:
+            click.echo(f"# {line}")
 
 
 # ---- simulation and the sample game ----------------------------------------------------------
 
 
 @main.command()
+@click.option("--system", default="caesar", show_default=True, help="The game system.")
 @click.option("--games", "n", type=click.IntRange(1), default=20, show_default=True, help="How many random games.")
 @click.option("--seed", type=int, default=1, show_default=True, help="The first game's seed (then seed+1, ...).")
-@click.option("--tournament", is_flag=True, help="Tournament rule C5.")
-@click.option("--free-deployment", is_flag=True, help="Free deployment (5.3).")
-@click.option("--caesar", "caesar_player", type=click.Choice(["bot", "greedy", "random"]), help="A computer player for Caesar: the games go through the step layer as order text, and the win rates are printed with 95% confidence intervals.")
-@click.option("--pompey", "pompey_player", type=click.Choice(["bot", "greedy", "random"]), help="A computer player for Pompey (default random when --caesar is given).")
+@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help="A game option, like -o tournament=yes.")
+@click.option("--tournament", is_flag=True, hidden=True)
+@click.option("--free-deployment", is_flag=True, hidden=True)
+@click.option("--play", "plays", multiple=True, metavar="SIDE=PLAYER", help="A computer player for a side (Julius Caesar: bot, greedy or random): the games go through the step layer as order text, and the win rates are printed with 95% confidence intervals.")
+@click.option("--caesar", "caesar_player", type=click.Choice(["bot", "greedy", "random"]), help="Julius Caesar: --play Caesar=PLAYER.")
+@click.option("--pompey", "pompey_player", type=click.Choice(["bot", "greedy", "random"]), help="Julius Caesar: --play Pompey=PLAYER (random when another side is given).")
 @click.option("--strength", type=click.FloatRange(0.01), default=1.0, show_default=True, help="The bot's thinking time per step, in units of 2 seconds.")
 @click.option("--iterations", type=click.IntRange(1), help="Fix the bot's search to this many iterations per step instead of a time budget (reproducible).")
 @json_option
-def simulate(n: int, seed: int, tournament: bool, free_deployment: bool, caesar_player: str | None,
-             pompey_player: str | None, strength: float, iterations: int | None, as_json: bool) -> None:
+def simulate(system: str, n: int, seed: int, options: tuple[str, ...], tournament: bool, free_deployment: bool,
+             plays: tuple[str, ...], caesar_player: str | None, pompey_player: str | None, strength: float,
+             iterations: int | None, as_json: bool) -> None:
     """Play random legal games and print the speed and who won.
 
     With --caesar or --pompey, computer players (bot, greedy, random) play each other.
@@ -831,57 +919,48 @@ def simulate(n: int, seed: int, tournament: bool, free_deployment: bool, caesar_
         pbem simulate --games 100 --seed 7
         pbem simulate --caesar greedy --pompey random --games 4
     """
-    from pbem.caesar.playout import PlayoutError, play_random_game
-    from pbem.caesar.playout import simulate as run
+    from pbem.core.game import option_values
+    from pbem.games import find_game
 
-    options = Options(free_deployment=free_deployment, tournament=tournament)
-    if caesar_player or pompey_player:
-        _simulate_players(n, seed, options, caesar_player or "random", pompey_player or "random", strength, iterations, as_json)
+    game_system = find_game(system)
+    given: dict[str, str | bool] = {k.replace("-", "_"): v for k, v in _pairs(options, "--option").items()}
+    if tournament:
+        given["tournament"] = True
+    if free_deployment:
+        given["free_deployment"] = True
+    players = {_side_name(side, game_system.sides): name for side, name in _pairs(plays, "--play").items()}
+    for side, name in (("Caesar", caesar_player), ("Pompey", pompey_player)):
+        if name:
+            players[_side_name(side, game_system.sides)] = name
+    if players:
+        from pbem.core.game import ComputerPlayers
+
+        if not isinstance(game_system, ComputerPlayers):
+            raise click.UsageError(f"{game_system.title} has no computer players; drop --play")
+        try:
+            values = option_values(game_system.options, given)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        match = game_system.match(n, seed, values, {s: players.get(s, "random") for s in game_system.sides},
+                                  strength=strength, iterations=iterations, clock=time.perf_counter)
+        if as_json:
+            _echo_json({k: v for k, v in match.items() if k != "lines"})
+        else:
+            click.echo(f"{match['games']} games in {match['seconds']:.1f} s")
+            for line in match["lines"]:
+                click.echo(line)
         return
     try:
-        rep = run(n, seed, options, clock=time.perf_counter)
-    except PlayoutError as exc:
-        trail = exc.trail
-        if not trail:  # played without a trail for speed: replay that game to get one
-            try:
-                play_random_game(exc.seed, options, keep_trail=True)
-            except PlayoutError as again:
-                trail = again.trail
-        lines = [f"game with seed {exc.seed} failed: {type(exc.cause).__name__}: {exc.cause}",
-                 f"decision trail ({len(trail)} decisions, oldest first):"]
-        lines += [f"  {i}. {side}: {choice}" for i, (side, choice) in enumerate(trail, start=1)]
-        lines.append(f"reproduce with: pbem simulate --games 1 --seed {exc.seed}")
-        raise click.ClickException("\n".join(lines)) from exc
+        values = option_values(game_system.options, given)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    rep = game_system.simulate(n, seed, values, clock=time.perf_counter)
     if as_json:
-        _echo_json({"games": rep.games, "seconds": rep.seconds, "decisions": rep.decisions,
-                    "games_per_second": rep.games_per_second, "decisions_per_second": rep.decisions_per_second,
-                    "tally": rep.tally})
+        _echo_json(rep)
         return
-    click.echo(f"{rep.games} games, {rep.decisions} decisions in {rep.seconds:.2f} s: "
-               f"{rep.games_per_second:.1f} games/s, {rep.decisions_per_second:.0f} decisions/s")
-    click.echo(", ".join(f"{k} {v}" for k, v in rep.tally.items()))
-
-
-def _simulate_players(n: int, seed: int, options: Options, caesar: str, pompey: str, strength: float,
-                      iterations: int | None, as_json: bool) -> None:
-    """``pbem simulate --caesar X --pompey Y``: whole games between computer players."""
-    from pbem.caesar.ai.match import Tally, play_match
-    from pbem.caesar.ai.players import make_player
-
-    names = {Side.CAESAR: caesar, Side.POMPEY: pompey}
-    tally = Tally()
-    start = time.perf_counter()
-    for i in range(n):
-        players = {s: make_player(names[s], strength, time.perf_counter, iterations) for s in Side}
-        tally.add(play_match(players, seed + i, options))
-    seconds = time.perf_counter() - start
-    if as_json:
-        _echo_json({"games": tally.games, "seconds": seconds, "players": {s.value: names[s] for s in Side},
-                    "tally": tally.wins})
-        return
-    click.echo(f"{tally.games} games in {seconds:.1f} s")
-    for line in tally.lines(names):
-        click.echo(line)
+    click.echo(f"{rep['games']} games, {rep['decisions']} decisions in {rep['seconds']:.2f} s: "
+               f"{rep['games_per_second']:.1f} games/s, {rep['decisions_per_second']:.0f} decisions/s")
+    click.echo(", ".join(f"{k} {v}" for k, v in rep["tally"].items()))
 
 
 def examples_dir() -> Any:
@@ -914,12 +993,12 @@ def run_demo(home: Path, *, examples: Any = None, echo: Callable[[str], None] = 
     if gid in h.games():
         raise StoreError(f"the demo game {gid!r} already exists in {home}; use a fresh folder (--home)")
     players = tuple(
-        PlayerSetup(Side(side), conf["emails"][side],
+        PlayerSetup(side, conf["emails"][side],
                     public_key=(ex / conf["keys"][side]).read_text(encoding="utf-8").strip())
-        for side in SIDES
+        for side in sorted(conf["emails"])
     )
-    setup = GameSetup(game_id=gid, players=players, seed=int(conf["seed"]),
-                      options=Options.from_json(conf["options"]), settings=Settings(BattleMode(conf["battles"])))
+    setup = GameSetup(game_id=gid, players=players, seed=int(conf["seed"]), system=conf.get("system", "caesar"),
+                      options={**conf["options"], "battles": conf["battles"]})
     h.create(setup).close()
     echo(f"created game {gid} in {home} (seed {conf['seed']}; sample keys for both sides)")
     manifest = json.loads((ex / "submissions" / "manifest.json").read_text(encoding="utf-8"))

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.caesar.board import Side
 from pbem.credentials import load_private_key, write_keypair
 from pbem.envelope import new_envelope, sign_envelope
 from pbem.store import Home, Receipt, StoreError
@@ -30,30 +29,30 @@ from pbem.store import Home, Receipt, StoreError
 
 @dataclass(frozen=True)
 class Computer:
-    side: Side
+    side: str
     strength: float
     seed: int
     iterations: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"side": self.side.value, "strength": self.strength, "seed": self.seed, "iterations": self.iterations}
+        return {"side": self.side, "strength": self.strength, "seed": self.seed, "iterations": self.iterations}
 
 
 def config_path(home: Path, game_id: str) -> Path:
     return home / f"{game_id}.computer.json"
 
 
-def key_prefix(home: Path, game_id: str, side: Side) -> Path:
-    return home / f"{game_id}.computer-{side.value}"
+def key_prefix(home: Path, game_id: str, side: str) -> Path:
+    return home / f"{game_id}.computer-{side}"
 
 
-def key_file(home: Path, game_id: str, side: Side, suffix: str) -> Path:
+def key_file(home: Path, game_id: str, side: str, suffix: str) -> Path:
     """``<game>.computer-<side>.key`` or ``.pub`` (names appended, as ``write_keypair`` does)."""
     prefix = key_prefix(home, game_id, side)
     return prefix.with_name(prefix.name + suffix)
 
 
-def make_computer_key(home: Path, game_id: str, side: Side) -> Path:
+def make_computer_key(home: Path, game_id: str, side: str) -> Path:
     """Write the bot's key pair in the home folder; returns the public key file (for ``pbem new``)."""
     home.mkdir(parents=True, exist_ok=True)
     prefix = key_prefix(home, game_id, side)
@@ -68,7 +67,7 @@ def save_computer(home: Path, game_id: str, computer: Computer) -> None:
     config_path(home, game_id).write_text(json.dumps(computer.to_json(), indent=2) + "\n", encoding="utf-8")
 
 
-def new_computer(side: Side, strength: float, iterations: int | None = None) -> Computer:
+def new_computer(side: str, strength: float, iterations: int | None = None) -> Computer:
     return Computer(side, strength, secrets.randbelow(2**62), iterations)
 
 
@@ -79,28 +78,31 @@ def load_computer(home: Path, game_id: str) -> Computer | None:
     try:
         d = json.loads(p.read_text(encoding="utf-8"))
         it = d.get("iterations")
-        return Computer(Side(d["side"]), float(d["strength"]), int(d["seed"]), int(it) if it is not None else None)
+        return Computer(str(d["side"]), float(d["strength"]), int(d["seed"]), int(it) if it is not None else None)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise StoreError(f"{p} is not a readable computer-player file ({exc}); fix or remove it") from None
 
 
 def computer_answer(home: Home, game_id: str, computer: Computer) -> tuple[int, str] | None:
-    """(step, submission) the bot sends for the open step, or None when the step does not wait for it."""
-    from pbem.caesar.ai.match import observe_session
-    from pbem.caesar.ai.players import make_player
-    from pbem.caesar.rng import Rng
-
+    """(step, submission) the bot sends for the open step, or None when the step does not wait for it.
+    The game's computer player is given only what its side may see (its events and its view)."""
     side = computer.side
     with home.open(game_id) as st:
         status = st.status()
-        if status.over or side.value not in status.awaiting or side.value in status.received:
+        if status.over or side not in status.awaiting or side in status.received:
             return None
-        session = st.session()
-        log = [ev for _, _, ev in st.events(side.value)]  # only the events this side may see
-    obs = observe_session(session, log, side)
-    player = make_player("bot", computer.strength, time.perf_counter, computer.iterations)
-    seed = (computer.seed + session.step_no * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
-    return session.step_no, player.answer(obs, Rng(seed)).text
+        adj = st.adjudication()
+        log = [ev for _, _, ev in st.events(side)]  # only the events this side may see
+        system = st.system
+    from pbem.core.game import ComputerPlayers
+
+    if not isinstance(system, ComputerPlayers):
+        raise StoreError(f"game {game_id}: {system.title} has no computer player; remove {config_path(home.path, game_id)}")
+    step = adj.step().number
+    seed = (computer.seed + step * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+    text, _why = system.computer_answer(adj, log, side, strength=computer.strength, iterations=computer.iterations,
+                                        seed=seed, clock=time.perf_counter)
+    return step, text
 
 
 def play_computer_turns(home: Home, game_id: str | None = None, *, limit: int = 1000) -> list[tuple[str, Receipt]]:
@@ -116,7 +118,7 @@ def play_computer_turns(home: Home, game_id: str | None = None, *, limit: int = 
             if found is None:
                 break
             step, text = found
-            sub = sign_envelope(new_envelope(gid, computer.side.value, step, text, time=home.clock()), key)
+            sub = sign_envelope(new_envelope(gid, computer.side, step, text, time=home.clock()), key)
             receipt = home.receive(sub.to_json().encode("utf-8"), source="computer", game=gid)
             out.append((gid, receipt))
             if receipt.verdict.value == "rejected":  # never loop on a bad answer

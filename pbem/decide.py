@@ -9,7 +9,7 @@ the live game did, byte for byte:
   and apply them (the state changes in place only when they are accepted);
 * :func:`render_report` renders one outbox row from a stored snapshot and the log
   (:func:`reminder_body` and :func:`report_subject` give the rest of the mail text);
-* :func:`initial_session` rebuilds the starting state from the stored set-up, and
+* :func:`initial_adjudication` rebuilds the starting state from the stored set-up, and
   :func:`header_hash`, :func:`event_hash` and :func:`canonical_json` give the hash
   chain its bytes; :func:`format_time` and :func:`parse_duration` and their
   inverses are the stored formats of times and deadlines.
@@ -29,16 +29,12 @@ import re
 import traceback
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from enum import Enum
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
-from pbem.caesar.board import Side
-from pbem.caesar.choices import Event
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.rng import KeyedStream, RandomStream, Rng
-from pbem.caesar.state import Options
-from pbem.caesar.nextstep import next_step_groups
-from pbem.caesar.steps import Session, Settings, StepKind, SubmissionRejected
+from pbem.core.events import MODERATOR, Event
+from pbem.core.game import Adjudication, GameSystem
+from pbem.core.orders import SubmissionRejected
+from pbem.core.rng import KeyedStream, RandomStream, Rng
 from pbem.envelope import (
     PASSWORD_MATCHED,
     authenticate,
@@ -48,9 +44,8 @@ from pbem.envelope import (
     submission_digest,
 )
 from pbem.errors import CredentialError, EnvelopeError, PbemError
-
-if TYPE_CHECKING:  # pbem.store imports this module; the rows are only read here
-    from pbem.tables import GameRecord, OutboxRecord, PlayerRecord
+from pbem.games import find_game
+from pbem.tables import LEGACY_SCHEMAS, Cause, GameRecord, OutboxRecord, PlayerRecord, Verdict
 
 __all__ = [
     "MODERATOR",
@@ -64,20 +59,18 @@ __all__ = [
     "events_json",
     "format_duration",
     "format_time",
+    "game_options",
     "header_hash",
-    "initial_session",
+    "initial_adjudication",
     "parse_duration",
     "parse_time",
     "reminder_body",
     "render_report",
-    "render_view",
-    "report_view",
     "report_subject",
     "sha256_text",
+    "system_of",
 ]
 
-MODERATOR = "moderator"
-LEGACY_SCHEMAS = ("pbem-store 2",)  # game files read too: migrated on open (no secret: draws from the seed)
 _DURATION_RE = re.compile(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 _FIRST_YEAR, _LAST_YEAR = 1970, 9000  # times given on the command line (--now)
@@ -86,20 +79,6 @@ _MAX_DEADLINE_DAYS = 366
 
 class StoreError(PbemError):
     """A problem with the game folder or a game file that the user can fix."""
-
-
-class Verdict(str, Enum):
-    RECEIVED = "received"  # stored, not decided yet
-    ACCEPTED = "accepted"
-    REJECTED = "rejected"
-    DUPLICATE = "duplicate"  # an exact resend of an accepted submission: nothing changed
-    SUPERSEDED = "superseded"  # accepted, then replaced by a revision before the step resolved
-
-
-class Cause(str, Enum):
-    NEW = "new"
-    SUBMISSION = "submission"
-    DEADLINE = "deadline"
 
 
 # ---- canonical JSON, hashes, times ----------------------------------------------------------
@@ -176,29 +155,45 @@ def is_practice(game: GameRecord) -> bool:
     return not game.commitment and game.schema_version not in LEGACY_SCHEMAS
 
 
-def initial_session(game: GameRecord) -> Session:
-    """The adjudication state at the start, rebuilt from the stored set-up (the secret attached, if stored)."""
-    settings = Settings.from_json(json.loads(game.settings))
-    if game.scenario:
-        session = Session(Game.from_json(json.loads(game.scenario)), settings)
-    else:
-        options = Options.from_json(json.loads(game.options))
-        rng: RandomStream
-        if game.commitment:
-            rng = KeyedStream(game.id, game.commitment)
-            rng.attach(game_secret(game))
-        else:
-            rng = Rng(game.seed, practice=is_practice(game))
-        session = Session(new_game(game.seed, options, rng=rng), settings)
-    session.attach_secret(game_secret(game))
-    return session
+def system_of(game: GameRecord) -> GameSystem:
+    """The game system a game file holds (files written before the system column: Julius Caesar)."""
+    return find_game(getattr(game, "system", None) or "caesar")
+
+
+def game_options(game: GameRecord) -> dict[str, Any]:
+    """The game's option values as stored (game files of format 2 keep the battle mode apart, as "settings")."""
+    return {**json.loads(game.settings or "{}"), **json.loads(game.options or "{}")}
+
+
+def game_stream(game: GameRecord) -> RandomStream:
+    """The game's random stream: keyed by its secret (committed in the header), or a practice game's seed."""
+    if game.commitment:
+        stream = KeyedStream(game.id, game.commitment)
+        stream.attach(game_secret(game))
+        return stream
+    return Rng(game.seed, practice=is_practice(game))
+
+
+def load_adjudication(game: GameRecord, data: str | dict[str, Any]) -> Adjudication:
+    """A stored adjudication state (a snapshot), with the game's secret attached to its stream."""
+    adj = system_of(game).load(json.loads(data) if isinstance(data, str) else data)
+    adj.attach_secret(game_secret(game))
+    return adj
+
+
+def initial_adjudication(game: GameRecord) -> tuple[Adjudication, list[Event]]:
+    """The adjudication state at the start, rebuilt from the stored set-up, with the opening events."""
+    position = json.loads(game.scenario) if game.scenario else None
+    return system_of(game).start(game.seed, game_options(game), position, rng=game_stream(game))
 
 
 def header_hash(game: GameRecord) -> str:
-    head = {
+    head: dict[str, Any] = {
         "game": game.id, "schema": game.schema_version, "seed": game.seed, "options": json.loads(game.options),
         "settings": json.loads(game.settings), "scenario": json.loads(game.scenario) if game.scenario else None,
     }
+    if game.schema_version not in LEGACY_SCHEMAS:  # format 2 had one game system, and no column naming it
+        head["system"] = game.system
     if game.commitment:  # keyed draws: the commitment heads the hash chain (never the secret)
         head["commitment"] = game.commitment
     return sha256_text(canonical_json(head))
@@ -218,21 +213,23 @@ class Outcome:
     orders: str | None = None
     related: int | None = None
     events: list[Event] = field(default_factory=list)
+    adjudication: Adjudication | None = None  # accepted: the state after it (the one passed in is unchanged)
     resolved_step: int | None = None  # the step this acceptance resolved
     detail: str = ""  # for the moderator only (an adjudicator failure's traceback); never stored or sent
     unverified: bool = False  # the credential check failed: the sender may not be the side it names
 
 
 def decide(
-    session: Session,
+    adj: Adjudication,
     game_id: str,
     players: dict[str, PlayerRecord],
     raw: bytes,
     accepted_digests: dict[str, int],
     password_check: str | None = None,
 ) -> Outcome:
-    """Decide a submission against ``session`` (changed in place when accepted). A password-mode
-    submission is stored without its password: ``password_check`` says whether it matched."""
+    """Decide a submission against ``adj``, which is never changed: the orders are tried on a copy,
+    which the outcome carries (``adjudication``) when they are accepted. A password-mode submission
+    is stored without its password: ``password_check`` says whether it matched."""
     try:
         sub = parse_password_removed(raw) if password_check else parse_submission(raw)
     except EnvelopeError as exc:
@@ -262,25 +259,23 @@ def decide(
         out.reason = f"an exact resend of submission #{earlier}; nothing changed"
         return out
     try:
-        check_addressing(sub, game=game_id, side=player.side, step=session.step_no)
+        check_addressing(sub, game=game_id, side=player.side, step=adj.step().number)
     except EnvelopeError as exc:
         out.reason = str(exc)
         return out
-    side = Side(player.side)
+    side = player.side
     text = "\n".join(env.orders)
-    step = session.step_no
-    backup = session.to_json()
+    step = adj.step().number
+    trial = adj.copy()
     try:
-        session.check(side, text)
-        out.events = session.submit(side, text, out.digest or "")
+        trial.check(side, text)
+        out.events = trial.submit(side, text, out.digest or "")
     except SubmissionRejected as exc:
         out.reason = f"{len(exc.errors)} error{'' if len(exc.errors) == 1 else 's'}; nothing was applied"
         out.errors = [{"line": e.lineno, "text": e.text, "message": e.message} for e in exc.errors]
         return out
     except Exception as exc:  # noqa: BLE001 - an engine bug must not stop the game's other work
-        restored = Session.from_json(backup)
-        session.__dict__.update(restored.__dict__)
-        # The reason goes back to the side that sent the orders: the exception's text could name
+        # The trial copy is dropped, so nothing changed. The reason goes back to the side that sent the orders: the exception's text could name
         # hidden blocks or the other side's sealed orders, so only its type is given; the whole
         # traceback is for the moderator (pbem.store logs it).
         out.reason = (f"the adjudicator failed on these orders and changed nothing (a bug in pbem, not in "
@@ -289,7 +284,8 @@ def decide(
         return out
     out.verdict = Verdict.ACCEPTED
     out.orders = text
-    if session.step_no != step:
+    out.adjudication = trial
+    if trial.step().number != step:
         out.resolved_step = step
     return out
 
@@ -302,40 +298,32 @@ def events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
 
 
 def render_report(
-    session_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None
+    system: GameSystem, adj_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None
 ) -> str:
-    return render_view(report_view(session_json, events, row, deadline), row.format)
+    """One outbox report, rendered from the stored state of its step and the log up to it.
+
+    The text and the HTML report of a recipient come from one state: the loaded state is kept
+    for the next call (a game may build its view once for both, see CaesarSystem.report)."""
+    from pbem.render import render
+
+    adj = _loaded(system, adj_json)
+    viewer = None if row.recipient == MODERATOR else row.recipient
+    ctx = system.report(adj, list(events[: row.upto_event]), viewer, since=row.since_event, deadline=deadline,
+                        fmt=row.format)
+    return render(system.name, ctx, getattr(system, "template_folder", None))
 
 
-def report_view(session_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None) -> Any:
-    """The :class:`~pbem.caesar.views.View` a report row is rendered from (the text and the
-    html report of one recipient and step share it)."""
-    try:
-        from pbem.caesar.views import NextStep, build_view
-    except ImportError as exc:  # pragma: no cover - only while the report module is missing
-        raise StoreError(f"reports cannot be rendered: {exc}; install the complete pbem package") from exc
-    session = Session.from_json(json.loads(session_json))
-    viewer = None if row.recipient == MODERATOR else Side(row.recipient)
-    step = session.step()
-    next_step = None
-    if step.kind is not StepKind.OVER:
-        next_step = NextStep(
-            number=step.number,
-            title=step.title,
-            deadline=deadline,
-            awaiting=tuple(s.value for s in step.awaiting),
-            templates=tuple(next_step_groups(session, viewer)) if viewer else (),
-        )
-    return build_view(session.game, list(events[: row.upto_event]), viewer, since=row.since_event, next_step=next_step)
+_last_loaded: list[tuple[str, str, Adjudication]] = []  # (system, state JSON, state): the last two
 
 
-def render_view(view: Any, fmt: str) -> str:
-    """A report body from its view: ``fmt`` is ``html`` or ``text``."""
-    try:
-        from pbem.reports import render_html, render_text
-    except ImportError as exc:  # pragma: no cover - only while the report module is missing
-        raise StoreError(f"reports cannot be rendered: {exc}; install the complete pbem package") from exc
-    return render_html(view) if fmt == "html" else render_text(view)
+def _loaded(system: GameSystem, adj_json: str) -> Adjudication:
+    for name, text, adj in _last_loaded:
+        if name == system.name and text == adj_json:
+            return adj
+    adj = system.load(json.loads(adj_json))
+    _last_loaded.insert(0, (system.name, adj_json, adj))
+    del _last_loaded[2:]
+    return adj
 
 
 def reminder_body(game_id: str, step: int, title: str, deadline: str, side: str) -> str:

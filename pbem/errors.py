@@ -1,11 +1,22 @@
 """Exception hierarchy shared by every layer of pbem.
 
 All errors a user can cause are :class:`PbemError` subclasses, and the ones about
-bad input are also :class:`ValueError` (in the spirit of python-chess):
+bad input are also :class:`ValueError` (in the spirit of python-chess), one class per cause:
 
 * :class:`InvalidOrderError`: the text is not an order at all (syntax).
-* :class:`IllegalOrderError`: a well-formed order the rules forbid here.
-* :class:`AmbiguousOrderError`: a name that matches more than one thing.
+* :class:`IllegalOrderError`: a well-formed order the rules forbid here (the engine raises its
+  subclass :class:`IllegalChoiceError`, which names the rule).
+* :class:`AmbiguousOrderError`: a name that matches more than one thing; :class:`UnknownNameError`:
+  a name that matches nothing.
+* :class:`pbem.core.orders.SubmissionRejected`: a whole submission refused, with every problem.
+* :class:`EnvelopeError` and its kinds: a submission that cannot be read or accepted (bad signature,
+  wrong credentials, wrong game, side or step).
+* :class:`pbem.store.StoreError`: a game folder or game file problem the user can fix;
+  :class:`pbem.games.UnknownGameError`: a game system that is not installed.
+
+A bug in pbem itself is an :class:`EngineError`: a ``RuntimeError``, never a ``PbemError``, so it
+is never reported as if the user's input were wrong (the command line shows its traceback and
+exits with status 3, where a user's error exits with 1 and misuse with 2).
 
 This module is pure (no I/O) so the rules engine may import it.
 """
@@ -15,6 +26,10 @@ from __future__ import annotations
 
 class PbemError(Exception):
     """Base class for every error pbem reports to a user."""
+
+
+class EngineError(RuntimeError):
+    """pbem itself went wrong (a bug): not the user's input. Reported with its traceback."""
 
 
 class BoardDataError(PbemError, ValueError):
@@ -34,8 +49,12 @@ class UnknownNameError(PbemError, ValueError):
         super().__init__(msg)
 
 
-class IllegalChoiceError(PbemError, ValueError):
-    """A choice the rules do not allow in this position.
+class IllegalOrderError(PbemError, ValueError):
+    """An order that parses but is not legal in the position."""
+
+
+class IllegalChoiceError(IllegalOrderError):
+    """A choice the rules do not allow in this position (the engine's kind of illegal order).
 
     ``rule`` names the rulebook section or ruling broken (for example ``"6.11"``);
     ``legal`` optionally describes what would have been legal.
@@ -59,10 +78,6 @@ class WrongDecisionError(IllegalChoiceError):
 
 class InvalidOrderError(PbemError, ValueError):
     """An order line that cannot be parsed."""
-
-
-class IllegalOrderError(PbemError, ValueError):
-    """An order that parses but is not legal in the position."""
 
 
 class AmbiguousOrderError(PbemError, ValueError):

@@ -359,9 +359,9 @@ def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]
                  jobs: int) -> None:
     """Give each game all its new messages at once (one open, one render pass, one fsync per
     game); with ``jobs`` > 1, games go to that many worker processes (forked: no start-up)."""
-    batches = {}
+    batches: dict[str, list[tuple[bytes, str, MessageKey | None]]] = {}
     for gid, items in by_game.items():
-        batch = []
+        batch: list[tuple[bytes, str, MessageKey | None]] = []
         for raw, result in items:
             source = f"{mailbox_name} {result.message_id}".strip()  # recorded with the submission: it came by email
             batch.append((raw, source, MessageKey(result.digest, _message_id(raw))))

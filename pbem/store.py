@@ -2,14 +2,14 @@
 
 The tables (SQLModel) hold everything a game is made of, and nothing else:
 
-* ``game``: id, seed, engine options, step settings, the custom starting position
-  (if any), the deadline per step, and the hash that starts the event chain;
+* ``game``: id, the game system (:func:`pbem.games.find_game`), seed, the game's options, the
+  custom starting position (if any), the deadline per step, and the hash that starts the event chain;
 * ``player``: per side the email and the credential (public key text, or an
   scrypt password hash, never the password) with the key's fingerprint;
 * ``submission``: every submission exactly as received (bytes), with its verdict;
 * ``event``: the append-only event log, hash-chained;
-* ``snapshot``: the whole adjudication state (a :class:`~pbem.caesar.steps.Session`)
-  each time a step opens, with its hash and its deadline;
+* ``snapshot``: the whole adjudication state (the game's :class:`~pbem.core.game.Adjudication`
+  as JSON) each time a step opens, with its hash and its deadline;
 * ``outbox``: the reports (and reminders) to send, per step, recipient and format, and
   the replies to submissions that came by email (:mod:`pbem.replies`), one per submission.
 
@@ -64,18 +64,14 @@ from sqlmodel import SQLModel, create_engine, select
 from pbem import audit, bodies
 from pbem.audit import VerifyReport
 from pbem.bodies import DamagedBodyError
-from pbem.caesar.board import Side
-from pbem.caesar.choices import Event
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.rng import SECRET_BYTES, KeyedStream, RandomStream, Rng, commitment_of
-from pbem.caesar.state import Options
-from pbem.caesar.steps import BattleMode, Session, Settings, StepKind
+from pbem.core.events import MODERATOR, Event
+from pbem.core.game import Adjudication, GameSystem, Summary, option_values
+from pbem.core.rng import SECRET_BYTES, commitment_of
 
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
 # pbem.decide; the names defined here before the split stay importable from here.
-from pbem.decide import (  # noqa: F401 - format_duration and initial_session are only re-exported
+from pbem.decide import (  # noqa: F401 - format_duration and initial_adjudication are only re-exported
     LEGACY_SCHEMAS,
-    MODERATOR,
     Cause,
     Outcome,
     StoreError,
@@ -86,15 +82,17 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_session ar
     events_json,
     format_duration,
     format_time,
+    game_options,
     game_secret,
     header_hash,
-    initial_session,
+    initial_adjudication,
     parse_duration,
     parse_time,
     reminder_body,
     render_report,
     report_subject,
     sha256_text,
+    system_of,
 )
 from pbem.envelope import (
     PASSWORD_WRONG,
@@ -105,8 +103,10 @@ from pbem.envelope import (
     without_password,
 )
 from pbem.errors import EnvelopeError, PbemError
+from pbem.games import DEFAULT_GAME, find_game
 from pbem.replies import queue_reply
 from pbem.tables import (  # noqa: F401 - the table classes stay importable from here
+    READABLE_SCHEMAS,
     SCHEMA,
     EventRecord,
     GameRecord,
@@ -132,7 +132,6 @@ __all__ = [
     "parse_duration",
 ]
 
-RECIPIENTS: tuple[str, ...] = (Side.CAESAR.value, Side.POMPEY.value, MODERATOR)
 FORMATS: tuple[str, ...] = ("text", "html")
 GENESIS = "0" * 64
 BUSY_TIMEOUT_SECONDS = 60.0
@@ -153,10 +152,13 @@ def _utcnow() -> datetime:
 
 @dataclass(frozen=True)
 class PlayerSetup:
-    side: Side
+    side: str
     email: str = ""
     public_key: str | None = None  # "pbem-ed25519 ..." line
     password_hash: str | None = None  # from pbem.envelope.hash_password
+
+    def __post_init__(self) -> None:  # a game's str-valued Enum member is stored by its value
+        object.__setattr__(self, "side", str(getattr(self.side, "value", self.side)))
 
 
 @dataclass(frozen=True)
@@ -164,9 +166,9 @@ class GameSetup:
     game_id: str
     players: tuple[PlayerSetup, ...]
     seed: int | None = None  # None: a new secret keys every draw; a number: a practice game (predictable dice)
-    options: Options = field(default_factory=Options)
-    settings: Settings = field(default_factory=Settings)
-    scenario: Game | None = None  # a custom starting position
+    system: str = DEFAULT_GAME
+    options: dict[str, Any] = field(default_factory=dict)  # by the game's option names; defaults for the rest
+    scenario: dict[str, Any] | None = None  # a custom starting position (GameSystem.load_position)
     deadline: timedelta | None = None
     moderator_email: str = ""
 
@@ -245,8 +247,11 @@ class Status:
     deadline: str | None
     overdue: bool
     over: bool
-    year: int
-    turn: int
+    summary: Summary
+
+    @property
+    def result(self) -> str:
+        return self.summary.result
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -259,8 +264,10 @@ class Status:
             "deadline": self.deadline,
             "overdue": self.overdue,
             "over": self.over,
-            "year": self.year,
-            "turn": self.turn,
+            **self.summary.facts,
+            "score": dict(self.summary.score),
+            "winner": self.summary.winner,
+            "result": self.summary.result,
         }
 
 
@@ -284,19 +291,22 @@ class Store:
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'message'").first() is not None
         if game is None:
             raise StoreError(f"{self.path} is not a pbem game file (no game record)")
-        if game.schema_version != SCHEMA and game.schema_version not in LEGACY_SCHEMAS:
+        if game.schema_version not in READABLE_SCHEMAS:
             raise StoreError(f"{self.path} was written by another version of pbem (format {game.schema_version!r}, "
-                             f"this one reads {SCHEMA!r} and {', '.join(map(repr, LEGACY_SCHEMAS))}); use the pbem version that "
+                             f"this one reads {', '.join(map(repr, READABLE_SCHEMAS))}); use the pbem version that "
                              "created it")
         self.game_id = game.id
+        self.system: GameSystem = system_of(game)
+        self.recipients: tuple[str, ...] = (*self.system.sides, MODERATOR)
         if game.schema_version in LEGACY_SCHEMAS:
             self._migrate_passwords()
         if recover:
             self.recover()
 
     def _migrate(self) -> None:
-        """Bring a game file of an earlier format (LEGACY_SCHEMAS) to this one's columns. Its stored
-        format name stays, since the set-up hash covers it: such a game keeps drawing from its seed."""
+        """Bring a game file of an earlier format (LEGACY_SCHEMAS) to this one's columns: format 2 had
+        one game system (Julius Caesar), no secret and kept passwords. Its stored format name stays,
+        since the set-up hash covers it: such a game keeps drawing from its seed."""
         try:
             with self.engine.connect() as conn:
                 cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(game)")}
@@ -308,6 +318,8 @@ class Store:
                 added = [c for c in ("commitment", "secret") if c not in cols]
                 for c in added:
                     conn.exec_driver_sql(f"ALTER TABLE game ADD COLUMN {c} VARCHAR")
+                if "system" not in cols:
+                    conn.exec_driver_sql("ALTER TABLE game ADD COLUMN system VARCHAR NOT NULL DEFAULT 'caesar'")
                 sub_cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(submission)")}
                 if sub_cols and "password_check" not in sub_cols:
                     conn.exec_driver_sql("ALTER TABLE submission ADD COLUMN password_check VARCHAR")
@@ -570,7 +582,7 @@ class Store:
             return True
 
     def _store_outcome(
-        self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: SnapshotRecord, session: Session
+        self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: SnapshotRecord, session: Adjudication
     ) -> None:
         row.verdict = out.verdict.value
         row.side, row.step, row.digest = out.side, out.step, out.digest
@@ -598,12 +610,13 @@ class Store:
         db.add(row)
         db.flush()
         if out.resolved_step is not None:
-            self._record_resolution(db, session, out.events, Cause.SUBMISSION, row.id, out.resolved_step, self.clock())
+            assert out.adjudication is not None
+            self._record_resolution(db, out.adjudication, out.events, Cause.SUBMISSION, row.id, out.resolved_step, self.clock())
         queue_reply(db, self.game_id, row, out, snap.step, self._now())  # by email only; same transaction
         _checkpoint("before-commit")
 
     def _record_resolution(
-        self, db: DbSession, session: Session, events: Sequence[Event], cause: Cause, sid: int | None, resolved: int,
+        self, db: DbSession, session: Adjudication, events: Sequence[Event], cause: Cause, sid: int | None, resolved: int,
         now: datetime,
     ) -> None:
         game = db.exec(select(GameRecord)).one()
@@ -623,20 +636,20 @@ class Store:
         self._add_snapshot(db, game, session, seq, cause, sid, last_sub or 0, now)
 
     def _add_snapshot(
-        self, db: DbSession, game: GameRecord, session: Session, last_event: int, cause: Cause, sid: int | None,
+        self, db: DbSession, game: GameRecord, session: Adjudication, last_event: int, cause: Cause, sid: int | None,
         after: int, now: datetime,
     ) -> None:
         text = canonical_json(session.to_json())
         step = session.step()
         deadline = None
-        if game.deadline_seconds and step.kind is not StepKind.OVER:
+        if game.deadline_seconds and not step.over:
             deadline = format_time(now + timedelta(seconds=game.deadline_seconds))
-        db.add(SnapshotRecord(step=session.step_no, session=text, hash=sha256_text(text), last_event=last_event,
+        db.add(SnapshotRecord(step=step.number, session=text, hash=sha256_text(text), last_event=last_event,
                               cause=cause.value, submission_id=sid, after_submission=after, deadline=deadline,
                               created=format_time(now)))
         emails = {p.side: p.email for p in db.exec(select(PlayerRecord)).all()}
         emails[MODERATOR] = game.moderator_email
-        for recipient in RECIPIENTS:
+        for recipient in self.recipients:
             for fmt in FORMATS:
                 since = db.exec(
                     select(OutboxRecord.upto_event)
@@ -644,8 +657,8 @@ class Store:
                            OutboxRecord.kind == "report")
                     .order_by(OutboxRecord.step.desc())  # type: ignore[attr-defined]
                 ).first()
-                db.add(OutboxRecord(step=session.step_no, recipient=recipient, email=emails.get(recipient, ""),
-                                    format=fmt, subject=report_subject(game.id, session.step_no, step.title),
+                db.add(OutboxRecord(step=step.number, recipient=recipient, email=emails.get(recipient, ""),
+                                    format=fmt, subject=report_subject(game.id, step.number, step.title),
                                     since_event=since or 0, upto_event=last_event, created=format_time(now)))
 
     def render_pending(self) -> int:
@@ -663,19 +676,19 @@ class Store:
                 if snap is None:
                     raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
                                      "no snapshot; `pbem verify` shows what differs; restore the file from a backup")
-                row.body = render_report(snap.session, self._events(db, upto=row.upto_event), row, snap.deadline)
+                row.body = render_report(self.system, snap.session, self._events(db, upto=row.upto_event), row, snap.deadline)
                 db.add(row)
                 done += 1
                 _checkpoint("rendered")
         return done
 
     # -- reading state
-    def _session(self, db: DbSession) -> tuple[Session, SnapshotRecord]:
+    def _session(self, db: DbSession) -> tuple[Adjudication, SnapshotRecord]:
         snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc())).first()  # type: ignore[attr-defined]
         if snap is None:
             raise StoreError(f"{self.path} has no snapshot; the file is damaged")
         try:
-            session = Session.from_json(json.loads(snap.session))
+            session = self.system.load(json.loads(snap.session))
         except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # hand-edited or damaged
             raise StoreError(f"{self.path}: the stored state of step {snap.step} is damaged "
                              f"({type(exc).__name__}: {str(exc)[:200]}); `pbem verify --game {self.game_id}` "
@@ -686,7 +699,7 @@ class Store:
             .where(SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step)
             .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
         ).all():
-            session.submit(Side(p.side or ""), p.orders or "", p.digest or "")
+            session.submit(p.side or "", p.orders or "", p.digest or "")
         return session, snap
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
@@ -711,7 +724,7 @@ class Store:
         with self._read() as db:
             return list(db.exec(select(PlayerRecord).order_by(PlayerRecord.side)).all())
 
-    def session(self) -> Session:
+    def adjudication(self) -> Adjudication:
         """The current adjudication state (sealed orders of the open step included)."""
         with self._read() as db:
             return self._session(db)[0]
@@ -721,20 +734,18 @@ class Store:
             session, snap = self._session(db)
         step = session.step()
         now = now or self.clock()
-        overdue = bool(snap.deadline and step.kind is not StepKind.OVER and now >= parse_time(snap.deadline))
-        st = session.game.state
+        overdue = bool(snap.deadline and not step.over and now >= parse_time(snap.deadline))
         return Status(
             game=self.game_id,
             step=step.number,
-            kind=step.kind.value,
+            kind=step.kind,
             title=step.title,
-            awaiting=tuple(s.value for s in step.awaiting),
-            received=tuple(s.value for s in step.awaiting if s in session.sealed),
-            deadline=snap.deadline if step.kind is not StepKind.OVER else None,
+            awaiting=step.awaiting,
+            received=step.received,
+            deadline=snap.deadline if not step.over else None,
             overdue=overdue,
-            over=step.kind is StepKind.OVER,
-            year=st.year,
-            turn=st.turn,
+            over=step.over,
+            summary=session.summary(),
         )
 
     def receipt(self, sid: int) -> Receipt:
@@ -753,10 +764,10 @@ class Store:
         step = session.step()
         waiting: tuple[str, ...] = ()
         if row.verdict == Verdict.ACCEPTED.value and resolved is None and snap.step == row.applied_step:
-            waiting = tuple(s.value for s in step.awaiting if s not in session.sealed)
+            waiting = step.missing
         next_step, next_title = None, ""
         if resolved is not None:
-            nxt = Session.from_json(json.loads(resolved.session)).step()
+            nxt = self.system.load(json.loads(resolved.session)).step()
             next_step, next_title = nxt.number, nxt.title
         return Receipt(
             game=self.game_id,
@@ -780,13 +791,12 @@ class Store:
 
     def events(self, viewer: str = MODERATOR) -> list[tuple[int, int, Event]]:
         """(seq, step, event) for every event ``viewer`` (a side or ``moderator``) may see."""
-        who = None if viewer == MODERATOR else Side(viewer)
         with self._read() as db:
             rows = db.exec(select(EventRecord).order_by(EventRecord.seq)).all()  # type: ignore[arg-type]
         out = []
         for r in rows:
             ev = _event_of(r)
-            if ev.audience.sees(who):
+            if ev.visible_to(viewer):
                 out.append((r.seq, r.step, ev))
         return out
 
@@ -856,11 +866,11 @@ class Store:
             session, snap = self._session(db)
             step = session.step()
             game = db.exec(select(GameRecord)).one()
-            if snap.deadline is None or step.kind is StepKind.OVER or not game.deadline_seconds:
+            if snap.deadline is None or step.over or not game.deadline_seconds:
                 return done
             deadline = parse_time(snap.deadline)
             if now >= deadline:
-                missing = [s.value for s in step.awaiting if s not in session.sealed]
+                missing = list(step.missing)
                 events = session.resolve(deadline=True)
                 self._record_resolution(db, session, events, Cause.DEADLINE, None, step.number,
                                         now.replace(microsecond=0))
@@ -871,21 +881,19 @@ class Store:
                 lead = min(timedelta(days=1), timedelta(seconds=game.deadline_seconds) / 4)
                 if now >= deadline - lead:
                     emails = {p.side: p.email for p in db.exec(select(PlayerRecord)).all()}
-                    for side in step.awaiting:
-                        if side in session.sealed:
-                            continue
+                    for side in step.missing:
                         exists = db.exec(select(OutboxRecord).where(
                             OutboxRecord.step == step.number, OutboxRecord.kind == "reminder",
-                            OutboxRecord.recipient == side.value)).first()
+                            OutboxRecord.recipient == side)).first()
                         if exists:
                             continue
-                        db.add(OutboxRecord(step=step.number, kind="reminder", recipient=side.value,
-                                            email=emails.get(side.value, ""), format="text",
+                        db.add(OutboxRecord(step=step.number, kind="reminder", recipient=side,
+                                            email=emails.get(side, ""), format="text",
                                             subject=f"[{self.game_id}] reminder: step {step.number} is due {snap.deadline}",
                                             body=reminder_body(self.game_id, step.number, step.title, snap.deadline,
-                                                                side.value),
+                                                                side),
                                             created=format_time(now)))
-                        done.append(f"reminder queued for {side.value} (step {step.number}, due {snap.deadline})")
+                        done.append(f"reminder queued for {side} (step {step.number}, due {snap.deadline})")
         try:
             self.render_pending()
             self.sync()
@@ -1076,19 +1084,25 @@ class Home:
         if not _GAME_ID_RE.fullmatch(gid):
             raise StoreError(f"{gid!r} is not a usable game id; use 1 to 100 letters, digits, '.', '_' or '-', "
                              "starting with a letter or digit")
-        sides = sorted(p.side.value for p in setup.players)
-        if sides != sorted(s.value for s in Side):
-            raise StoreError("register exactly one player for each side (Caesar and Pompey)")
+        system = find_game(setup.system)
+        sides = sorted(p.side for p in setup.players)
+        if sides != sorted(system.sides):
+            raise StoreError(f"register exactly one player for each side ({' and '.join(system.sides)}); "
+                             f"got {', '.join(sides) or 'none'}")
+        try:
+            options = option_values(system.options, setup.options)
+        except ValueError as exc:
+            raise StoreError(str(exc)) from None
         for p in setup.players:
             if (p.public_key is None) == (p.password_hash is None):
-                raise StoreError(f"{p.side.value} needs exactly one credential: a public key or a password")
+                raise StoreError(f"{p.side} needs exactly one credential: a public key or a password")
             if p.public_key is not None:
                 key_fingerprint(p.public_key)  # raises a KeyFormatError saying what is wrong
         keys = [key_fingerprint(p.public_key) for p in setup.players if p.public_key is not None]
-        if len(keys) == 2 and keys[0] == keys[1]:
-            raise StoreError("Caesar and Pompey were given the same public key; each player needs his own key "
-                             "pair (`pbem keygen`), or either could sign orders for the other")
-        for who, email in [(p.side.value, p.email) for p in setup.players] + [("the moderator", setup.moderator_email)]:
+        if len(set(keys)) != len(keys):
+            raise StoreError(f"{' and '.join(system.sides)} were given the same public key; each player needs his "
+                             "own key pair (`pbem keygen`), or either could sign orders for the other")
+        for who, email in [(p.side, p.email) for p in setup.players] + [("the moderator", setup.moderator_email)]:
             _check_email(who, email)
         target = self.file(gid)
         if target.exists():
@@ -1099,21 +1113,11 @@ class Home:
         now = format_time(self.clock())
         secret = secrets.token_bytes(SECRET_BYTES) if setup.seed is None else None
         seed = setup.seed or 0
-        rng: RandomStream = KeyedStream.new(secret, gid) if secret is not None else Rng(seed, practice=True)
-        if setup.scenario is not None:
-            game0 = setup.scenario.copy()
-            old = game0.state.rng
-            if secret is None and isinstance(old, Rng):  # a practice game keeps the scenario's seed
-                seed, rng = old.seed, Rng(old.seed, old.counter, practice=True)
-            game0.state.rng = rng
-            scenario = canonical_json(game0.to_json())
-            options = game0.state.options
-        else:
-            game0, scenario, options = new_game(seed, setup.options, rng=rng), None, setup.options
         if not 0 <= seed < 2**63:  # stored as a 64-bit SQLite integer
             raise StoreError(f"the seed {seed} is out of range; use a whole number from 0 to {2**63 - 1}")
-        record = GameRecord(id=gid, seed=seed, options=canonical_json(options.to_json()),
-                            settings=canonical_json(setup.settings.to_json()), scenario=scenario,
+        scenario = canonical_json(setup.scenario) if setup.scenario is not None else None
+        record = GameRecord(id=gid, system=system.name, seed=seed, options=canonical_json(options), settings="{}",
+                            scenario=scenario,
                             deadline_seconds=int(setup.deadline.total_seconds()) if setup.deadline else None,
                             moderator_email=setup.moderator_email, created=now, header_hash="",
                             commitment=commitment_of(secret) if secret is not None else None,
@@ -1126,7 +1130,7 @@ class Home:
                 with DbSession(engine, expire_on_commit=False) as db:
                     db.add(record)
                     for p in setup.players:
-                        db.add(PlayerRecord(side=p.side.value, email=p.email, public_key=p.public_key,
+                        db.add(PlayerRecord(side=p.side, email=p.email, public_key=p.public_key,
                                             password_hash=p.password_hash,
                                             fingerprint=key_fingerprint(p.public_key) if p.public_key else None))
                     db.commit()
@@ -1135,10 +1139,8 @@ class Home:
             store = Store(tmp, clock=self.clock, recover=False)
             try:
                 with store._write() as db:
-                    created = list(game0.events)  # the opening deal and "Year begins" (a scenario has none)
-                    game0.events = []
-                    store._record_resolution(db, Session(game0, setup.settings), created, Cause.NEW, None, 0,
-                                             self.clock())
+                    adj0, opening = initial_adjudication(record)  # opening: the deal, "Year begins", ...
+                    store._record_resolution(db, adj0, opening, Cause.NEW, None, 0, self.clock())
             finally:
                 store.close()
         except (DBAPIError, StorageError) as exc:
@@ -1197,6 +1199,3 @@ def _unlink_db(path: Path) -> None:
 
 _TABLES = (GameRecord, PlayerRecord, SubmissionRecord, EventRecord, SnapshotRecord, OutboxRecord, MessageRecord)
 
-
-def settings_for(battles: str) -> Settings:
-    return Settings(BattleMode(battles))

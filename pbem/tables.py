@@ -5,6 +5,7 @@ Kept apart so the store, the audit and the reply builder share one definition of
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
@@ -13,9 +14,10 @@ from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
 from pbem import bodies
-from pbem.decide import LEGACY_SCHEMAS, Verdict  # noqa: F401 - LEGACY_SCHEMAS re-exported
 
-SCHEMA = "pbem-store 3"  # 2: outbox.submission_id (replies); 3: game.commitment and game.secret (keyed draws)
+SCHEMA = "pbem-store 3"  # 2: outbox.submission_id (replies); 3: game.system, game.commitment and game.secret
+LEGACY_SCHEMAS = ("pbem-store 2",)  # read too: migrated when opened (see pbem.store)
+READABLE_SCHEMAS = (*LEGACY_SCHEMAS, SCHEMA)
 
 
 class ReportBody(TypeDecorator[str]):
@@ -34,6 +36,23 @@ class ReportBody(TypeDecorator[str]):
         return None if value is None else bodies.unpack(value)
 
 
+# ---- what the rows say ---------------------------------------------------------------
+
+
+class Verdict(str, Enum):
+    RECEIVED = "received"  # stored, not decided yet
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    DUPLICATE = "duplicate"  # an exact resend of an accepted submission: nothing changed
+    SUPERSEDED = "superseded"  # accepted, then replaced by a revision before the step resolved
+
+
+class Cause(str, Enum):
+    NEW = "new"
+    SUBMISSION = "submission"
+    DEADLINE = "deadline"
+
+
 # ---- tables --------------------------------------------------------------------------
 
 
@@ -41,10 +60,11 @@ class GameRecord(SQLModel, table=True):
     __tablename__ = "game"
 
     id: str = Field(primary_key=True)
-    schema_version: str = SCHEMA
+    schema_version: str = SCHEMA  # the format the file was created in (part of the set-up's hash)
+    system: str = "caesar"  # the game system (pbem.games.find_game); files of format 2 are all Julius Caesar
     seed: int
-    options: str  # JSON: engine options (free deployment, tournament)
-    settings: str  # JSON: step settings (battles planned|interactive)
+    options: str  # JSON: the game's option values (format 2: the engine options; the battle mode in settings)
+    settings: str  # JSON: "{}" (format 2: the step settings)
     scenario: str | None = Field(default=None, sa_column=Column(Text, nullable=True))  # starting position JSON
     deadline_seconds: int | None = None
     moderator_email: str = ""
@@ -122,7 +142,7 @@ class OutboxRecord(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     step: int
     kind: str = "report"  # report | reminder | reply
-    recipient: str  # Caesar | Pompey | moderator
+    recipient: str  # a side | moderator
     email: str = ""
     format: str  # text | html
     subject: str

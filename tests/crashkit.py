@@ -30,8 +30,8 @@ from typing import Any, Callable
 
 from store_helpers import cli_env, make_game, signed
 
-from pbem.caesar.board import Side
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
+from pbem.games.caesar.rules.board import Side
 from pbem.store import GameSetup, Home, PlayerSetup, parse_duration, parse_time
 
 C, P = Side.CAESAR, Side.POMPEY

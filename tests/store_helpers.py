@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pbem.caesar.board import Side
 from pbem.envelope import KeyPair, generate_keypair, new_envelope, sign_envelope
+from pbem.games.caesar.rules.board import Side
 from pbem.store import GameSetup, Home, PlayerSetup
 
 REPO = Path(__file__).resolve().parent.parent

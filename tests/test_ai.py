@@ -8,19 +8,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.caesar.ai.belief import Belief, observe
-from pbem.caesar.ai.match import Tally, observe_session, play_match, wilson
-from pbem.caesar.ai.players import Bot, Budget, GreedyPlayer, RandomPlayer, heuristic
-from pbem.caesar.autoplay import random_orders
-from pbem.caesar.board import Side
-from pbem.caesar.choices import Event
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.invariants import violations
-from pbem.caesar.playout import random_decisions
-from pbem.caesar.rng import Rng
-from pbem.caesar.state import BlockStatus, Options
-from pbem.caesar.steps import BattleMode, Session, Settings, StepKind
-from pbem.caesar.views import build_view
+from pbem.core.rng import Rng
+from pbem.games.caesar.ai.belief import Belief, observe
+from pbem.games.caesar.ai.match import Tally, observe_session, play_match, wilson
+from pbem.games.caesar.ai.players import Bot, Budget, GreedyPlayer, RandomPlayer, heuristic
+from pbem.games.caesar.rules.autoplay import random_orders
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.choices import Event
+from pbem.games.caesar.rules.game import Game, new_game
+from pbem.games.caesar.rules.invariants import violations
+from pbem.games.caesar.rules.playout import random_decisions
+from pbem.games.caesar.rules.state import BlockStatus, Options
+from pbem.games.caesar.steps.session import BattleMode, Session, Settings, StepKind
+from pbem.games.caesar.view.views import build_view
 
 C, P = Side.CAESAR, Side.POMPEY
 

@@ -4,19 +4,19 @@
 
 The reference here is the plain enumeration: every path the map offers (no
 repeats, at most the block's reach, through open places only), each checked
-whole with :func:`~pbem.caesar.movement.path_problem`.
+whole with :func:`~pbem.games.caesar.rules.movement.path_problem`.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from pbem.caesar.choices import DecisionKind
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.movement import _OPEN, _activation_problem, block_paths, movable_blocks, path_problem
-from pbem.caesar.playout import random_choice
-from pbem.caesar.rng import Rng
-from pbem.caesar.state import Options
+from pbem.core.rng import Rng
+from pbem.games.caesar.rules.choices import DecisionKind
+from pbem.games.caesar.rules.game import Game, new_game
+from pbem.games.caesar.rules.movement import _OPEN, _activation_problem, block_paths, movable_blocks, path_problem
+from pbem.games.caesar.rules.playout import random_choice
+from pbem.games.caesar.rules.state import Options
 
 
 def reference_paths(g: Game, side, bid: str) -> list[tuple[str, ...]]:  # type: ignore[no-untyped-def]
@@ -63,10 +63,10 @@ def test_block_paths_are_the_paths_path_problem_allows(seed: int, tournament: bo
 
 def reference_new_block_options(g: Game, side) -> list:  # type: ignore[no-untyped-def]
     """The levy options as first written: every block in sorted order, filtered one by one."""
-    from pbem.caesar.board import BlockType
-    from pbem.caesar.choices import Levy
-    from pbem.caesar.levy import friendly_cities, leader_killed
-    from pbem.caesar.state import BlockStatus
+    from pbem.games.caesar.rules.board import BlockType
+    from pbem.games.caesar.rules.choices import Levy
+    from pbem.games.caesar.rules.levy import friendly_cities, leader_killed
+    from pbem.games.caesar.rules.state import BlockStatus
 
     friendly = friendly_cities(g, side)
     majors = [c for c in friendly if g.board.spaces[c].is_major_port]
@@ -90,7 +90,7 @@ def reference_new_block_options(g: Game, side) -> list:  # type: ignore[no-untyp
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_levy_options_keep_their_order(seed: int) -> None:
-    from pbem.caesar.levy import new_block_options
+    from pbem.games.caesar.rules.levy import new_block_options
 
     g = new_game(seed)
     rng = Rng(seed * 31)

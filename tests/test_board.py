@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from pbem.caesar.board import (
+from pbem.errors import AmbiguousOrderError, BoardDataError, UnknownNameError
+from pbem.games.caesar.rules.board import (
     BlockType,
     Board,
     Edge,
@@ -20,8 +21,7 @@ from pbem.caesar.board import (
     load_board_data,
     short_name,
 )
-from pbem.caesar.game import new_game
-from pbem.errors import AmbiguousOrderError, BoardDataError, UnknownNameError
+from pbem.games.caesar.rules.game import new_game
 
 
 @pytest.fixture(scope="module")

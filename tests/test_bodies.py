@@ -8,11 +8,11 @@ from hypothesis import strategies as st
 
 from pbem import bodies, reports
 from pbem.bodies import DamagedBodyError, pack, unpack
-from pbem.caesar import views
-from pbem.caesar.board import Side
-from pbem.caesar.game import new_game
-from pbem.caesar.playout import random_decisions
-from pbem.caesar.rng import Rng
+from pbem.core.rng import Rng
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.game import new_game
+from pbem.games.caesar.rules.playout import random_decisions
+from pbem.games.caesar.view import views
 
 
 @settings(max_examples=200, deadline=None)

@@ -29,15 +29,15 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import report_helpers as reports
 
-from pbem import reports
-from pbem.caesar import views
-from pbem.caesar.board import Side, default_board
-from pbem.caesar.choices import Event
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.playout import random_choice
-from pbem.caesar.rng import Rng
-from pbem.svgmap import COLOURS, MAX_SHOWN, location_id
+from pbem.core.events import Event
+from pbem.core.rng import Rng
+from pbem.games.caesar.rules.board import Side, default_board
+from pbem.games.caesar.rules.game import Game, new_game
+from pbem.games.caesar.rules.playout import random_choice
+from pbem.games.caesar.view import views
+from pbem.games.caesar.view.svgmap import COLOURS, MAX_SHOWN, location_id
 
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
@@ -68,7 +68,7 @@ FLAGS = (
     "--disable-sync",
 )
 
-SEA = (0xDC, 0xEB, 0xF5)  # pbem.svgmap.SEA_BG
+SEA = (0xDC, 0xEB, 0xF5)  # pbem.games.caesar.view.svgmap.SEA_BG
 TAN, GREEN, BLUE = (tuple(int(COLOURS[c][0][i: i + 2], 16) for i in (1, 3, 5)) for c in ("caesar", "pompey", "cleopatra"))
 MAP_W, MAP_H = 2500, 1250  # the SVG's viewBox
 LEGEND = (14, 14, 466, 404)  # the legend's box in the viewBox (x0, y0, x1, y1)

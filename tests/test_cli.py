@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner, Result
 from store_helpers import REPO
 
-from pbem.caesar.game import Game
 from pbem.cli import DEMO_GAME, main
+from pbem.games.caesar.rules.game import Game
 
 EXAMPLES = REPO / "examples"
 
@@ -64,8 +64,9 @@ def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: py
              "--caesar-email", "ann@example.org", "--pompey-email", "bob@example.org")
     assert out == (
         f"created game g1 in {Path('home') / 'g1.db'}\n"
+        "Julius Caesar (Columbia Games, 2010): battles planned, free_deployment no, tournament no, "
+        "deadline per step none\n"
         "PRACTICE GAME: seed 7; its dice and deals can be foreseen (every report says so)\n"
-        "battles planned, deadline per step none\n"
         "step 1: Year 705 starts: discard 1 card and play 1 card (waits for Caesar, Pompey)\n"
         "6 reports queued (see `pbem report --game g1 --side Caesar`)\n"
     )
@@ -122,8 +123,8 @@ def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: py
     assert r.exit_code == 2 and "drop --seed" in r.output
     out = ok(*home, "new", "g2", "--scenario", "position.json", "--caesar-password", "a", "--pompey-password", "b")
     assert "keyed by a new secret" in out and "step 1: 705, turn 1: command of Caesar (Player 1)" in out
-    assert ok(*home, "games") == (f"g1  step 2, 705 turn 1  {Path('home') / 'g1.db'}\n"
-                                  f"g2  step 1, 705 turn 1  {Path('home') / 'g2.db'}\n")
+    assert ok(*home, "games") == (f"g1  step 2, 705, turn 1  {Path('home') / 'g1.db'}\n"
+                                  f"g2  step 1, 705, turn 1  {Path('home') / 'g2.db'}\n")
     assert ok(*home, "verify", "--game", "g1") == (
         "g1: OK: 2 steps, 4 submissions, %d events, 12 reports checked\n" % len(full_log.splitlines()))
     assert ok(*home, "tick") == "g1: nothing to do\ng2: nothing to do\n"
@@ -151,7 +152,7 @@ def test_password_game_and_deadline_from_the_command_line(tmp_path: Path) -> Non
 def test_misuse_exits_2_and_errors_exit_1_with_a_message(tmp_path: Path) -> None:
     home = ["--home", str(tmp_path)]
     r = run(*home, "new", "g")
-    assert r.exit_code == 2 and "give Caesar exactly one of --caesar-key FILE.pub or --caesar-password" in r.output
+    assert r.exit_code == 2 and "give Caesar exactly one of --key Caesar=FILE.pub or --password Caesar=PASSWORD" in r.output
     r = run(*home, "report", "--game", "nope", "--side", "Caesar")
     assert r.exit_code == 1
     assert r.output == (f"Error: no game 'nope' in {tmp_path} (games there: none); create it with `pbem new` "
@@ -174,7 +175,7 @@ def test_simulate_prints_speed_and_tally_or_the_failing_trail(monkeypatch: pytes
     out = ok("simulate", "--games", "2", "--seed", "3")
     assert re.fullmatch(r"2 games, \d+ decisions in [\d.]+ s: [\d.]+ games/s, \d+ decisions/s\n"
                         r"Caesar \d, Pompey \d, draw \d\n", out)
-    from pbem.caesar import playout
+    from pbem.games.caesar.rules import playout
 
     def broken(n: int, seed: int, options: Any = None, **kw: Any) -> Any:
         raise playout.PlayoutError(seed + 1, [("Caesar", "Play(card='3/2')"), ("Pompey", "Play(card='1/2')")],
@@ -182,7 +183,7 @@ def test_simulate_prints_speed_and_tally_or_the_failing_trail(monkeypatch: pytes
 
     monkeypatch.setattr(playout, "simulate", broken)
     r = run("simulate", "--games", "2", "--seed", "3")
-    assert r.exit_code == 1
+    assert r.exit_code == 3  # a failing random game is a bug in pbem, with the trail that reproduces it
     assert "game with seed 4 failed: RuntimeError: boom" in r.output
     assert "  2. Pompey: Play(card='1/2')" in r.output and "pbem simulate --games 1 --seed 4" in r.output
 
@@ -350,6 +351,8 @@ def test_a_game_file_with_reports_stored_in_full_still_works(demo_home: Path, tm
     for who in ("Caesar", "moderator"):
         args = ("report", "--game", DEMO_GAME, "--side", who, "--format", "html")
         assert ok("--home", str(home), *args) == ok("--home", str(demo_home), *args)
+
+
 # ---- the computer opponent ---------------------------------------------------------------------
 
 
@@ -362,12 +365,11 @@ def test_bot_prints_a_submission_the_engine_accepts_and_explains_it(demo_home: P
     assert ok(*args) == text  # reproducible with a fixed seed and iteration budget
     explained = ok(*args, "--explain")
     assert explained.startswith(text) and f"positions consistent with what {side} has seen" in explained
-    from pbem.caesar.board import Side
     from pbem.store import Home
 
     with Home(demo_home).open(DEMO_GAME) as st:
-        session = st.session()
-    session.check(Side(side), text)
+        adj = st.adjudication()
+    adj.check(side, text)
     other = "Pompey" if side == "Caesar" and "Pompey" not in game["awaiting"] else "Caesar"
     if other not in game["awaiting"]:
         r = run("--home", str(demo_home), "bot", "--game", DEMO_GAME, "--side", other)
@@ -378,3 +380,25 @@ def test_simulate_between_computer_players_prints_win_rates_with_intervals() -> 
     out = ok("simulate", "--caesar", "greedy", "--games", "1", "--seed", "3")
     assert re.search(r"Caesar \(greedy\): \d/1 wins = [\d.]+% \(95% CI [\d.]+-[\d.]+%\)", out)
     assert "Pompey (random):" in out
+
+
+def test_a_bug_in_pbem_exits_3_with_its_traceback_never_as_a_user_error(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from pbem.errors import EngineError
+    from pbem.store import Store
+
+    home = ["--home", str(tmp_path)]
+    assert run(*home, "new", "g", "--password", "Caesar=a", "--password", "Pompey=b").exit_code == 0
+
+    def broken(self, now=None):  # type: ignore[no-untyped-def]
+        raise EngineError("the engine did not settle")
+
+    monkeypatch.setattr(Store, "status", broken)
+    r = run(*home, "status")
+    assert r.exit_code == 3
+    assert "Traceback" in r.stderr and "EngineError: the engine did not settle" in r.stderr
+    assert "This is a bug in pbem, not in your input" in r.stderr
+    monkeypatch.setattr(Store, "status", lambda self, now=None: {}["missing"])  # any other bug: the same
+    r = run(*home, "status")
+    assert r.exit_code == 3 and "KeyError" in r.stderr
+    r = run(*home, "status", "--game", "nope")  # the user's error: exit 1, one line, no traceback
+    assert r.exit_code == 1 and "Traceback" not in r.output and "no game 'nope'" in r.output

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from pbem.caesar.autoplay import random_orders
-from pbem.caesar.board import Side
-from pbem.caesar.rng import Rng
 from pbem.cli import main
+from pbem.core.rng import Rng
 from pbem.credentials import load_private_key, write_keypair
 from pbem.envelope import new_envelope, sign_envelope
+from pbem.games.caesar.rules.autoplay import random_orders
+from pbem.games.caesar.rules.board import Side
 from pbem.store import Home
 
 

@@ -3,7 +3,7 @@
 A case is data::
 
     {"id": "pinning-example", "rule": "6.13", "quote": "<the rule text it checks>",
-     "setup": {<compact scenario spec, see pbem.caesar.scenario>},
+     "setup": {<compact scenario spec, see pbem.games.caesar.rules.scenario>},
      "steps": [{"side": "Caesar", "choice": {"type": "Move", "block": "L8", "path": ["Genua", "Rome"]},
                 "expect": "ok"},
                {"side": "Pompey", "choice": {...}, "expect": {"illegal": "pin"}},
@@ -13,7 +13,7 @@ A case is data::
 
 Steps may also be written in the order language, as players send them (like Diplomacy's
 DATC): ``{"orders": {"Caesar": ["move Genua -> Roma: Legio 8"], "Pompey": []}}`` submits each
-side's lines, in that order, to a play-by-email :class:`~pbem.caesar.steps.Session` over the
+side's lines, in that order, to a play-by-email :class:`~pbem.games.caesar.steps.session.Session` over the
 case's game (its ``"settings"``, e.g. ``{"battles": "interactive"}``, are the case's own key).
 ``expect`` then checks the whole submission: ``{"illegal": text}`` wants it rejected with
 ``text`` in one of its errors and nothing changed. Choice steps and order steps can be mixed.
@@ -38,9 +38,11 @@ from typing import Any
 
 import pytest
 
-from pbem.caesar import battle, winter
-from pbem.caesar.board import Side
-from pbem.caesar.choices import (
+from pbem.core.orders import SubmissionRejected
+from pbem.errors import IllegalChoiceError
+from pbem.games.caesar.rules import battle, winter
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.choices import (
     Action,
     BattleAction,
     Choice,
@@ -57,10 +59,9 @@ from pbem.caesar.choices import (
     choice_from_json,
     choice_to_json,
 )
-from pbem.caesar.game import Game
-from pbem.caesar.scenario import build_game
-from pbem.caesar.steps import Session, Settings, SubmissionRejected
-from pbem.errors import IllegalChoiceError
+from pbem.games.caesar.rules.game import Game
+from pbem.games.caesar.rules.scenario import build_game
+from pbem.games.caesar.steps.session import Session, Settings
 
 CASES_DIR = Path(__file__).parent / "conformance"
 CASE_KEYS = {"id", "rule", "quote", "setup", "settings", "steps", "check", "note"}
@@ -255,7 +256,7 @@ def _event_values(events: list[Any], key: str) -> list[Any]:
         if e.kind != kind or field not in e.data:
             continue
         # an owner's and an opponent's version of a hidden event: keep the owner's
-        if e.audience.value != "all" and e.audience.value != e.data.get("side"):
+        if e.audience != "all" and e.audience != e.data.get("side"):
             continue
         out.append(e.data[field])
     return out
@@ -464,7 +465,7 @@ def test_conformance(case: dict[str, Any]) -> None:
 
 
 
-# ---- the scenario builder (pbem.caesar.scenario) --------------------------------------
+# ---- the scenario builder (pbem.games.caesar.rules.scenario) --------------------------------------
 
 EXAMPLE_SPEC: dict[str, Any] = {
     "year": 705, "turn": 2, "seed": 7,
@@ -544,8 +545,8 @@ def test_scenario_reports_every_problem() -> None:
 
 
 def test_scenario_documents() -> None:
-    from pbem.caesar.scenario import scenario_from_text
     from pbem.errors import PositionFormatError
+    from pbem.games.caesar.rules.scenario import scenario_from_text
 
     g = scenario_from_text(json.dumps(EXAMPLE_SPEC))
     assert scenario_from_text(json.dumps(g.to_json())).to_json() == g.to_json()

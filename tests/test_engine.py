@@ -7,9 +7,11 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.caesar import levy
-from pbem.caesar.board import Side, default_board
-from pbem.caesar.choices import (
+from pbem.core.rng import Rng
+from pbem.errors import IllegalChoiceError
+from pbem.games.caesar.rules import levy
+from pbem.games.caesar.rules.board import Side, default_board
+from pbem.games.caesar.rules.choices import (
     Action,
     BattleAction,
     Choice,
@@ -26,10 +28,8 @@ from pbem.caesar.choices import (
     choice_from_json,
     choice_to_json,
 )
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.playout import random_choice
-from pbem.caesar.rng import Rng
-from pbem.errors import IllegalChoiceError
+from pbem.games.caesar.rules.game import Game, new_game
+from pbem.games.caesar.rules.playout import random_choice
 
 BOARD = default_board()
 LOCS = sorted(BOARD.spaces)
@@ -157,8 +157,8 @@ def test_same_seed_same_game() -> None:
 @given(st.integers(0, 10_000), st.integers(0, 800))
 @settings(max_examples=40, deadline=None)
 def test_choices_written_as_orders_read_back_as_the_same_choices(seed: int, steps: int) -> None:
-    from pbem.caesar.orders import OrderLine, parse_order
-    from pbem.caesar.translate import answer_choice, command_choices, order_for
+    from pbem.games.caesar.orders.language import OrderLine, parse_order
+    from pbem.games.caesar.orders.translate import answer_choice, command_choices, order_for
 
     g = new_game(seed)
     advance(g, Rng(seed), steps)

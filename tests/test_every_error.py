@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.caesar.board import Side
-from pbem.caesar.scenario import build_game
-from pbem.caesar.steps import Session, SubmissionRejected
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.scenario import build_game
+from pbem.games.caesar.steps.session import Session, SubmissionRejected
 
 
 def _session() -> Session:

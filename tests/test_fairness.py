@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 
-from pbem.caesar.autoplay import random_orders
-from pbem.caesar.board import Side, default_board
-from pbem.caesar.cards import card_sort_key
-from pbem.caesar.rng import Rng
-from pbem.caesar.steps import StepKind
+from pbem.core.rng import Rng
+from pbem.games.caesar.rules.autoplay import random_orders
+from pbem.games.caesar.rules.board import Side, default_board
+from pbem.games.caesar.rules.cards import card_sort_key
+from pbem.games.caesar.steps.session import StepKind
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError, Verdict, _check_email
 from tests.store_helpers import make_game, signed
 
@@ -192,12 +192,13 @@ def test_a_changed_secret_is_named_by_verify(tmp_path: Path) -> None:
 
 
 def test_the_secret_is_revealed_when_the_game_ends() -> None:
-    from pbem.caesar.choices import Audience
-    from pbem.caesar.game import new_game
-    from pbem.caesar.rng import KeyedStream
-    from pbem.caesar.steps import Session
-    from pbem.caesar.views import build_view
     from pbem.reports import render_text
+
+    from pbem.core.rng import KeyedStream
+    from pbem.games.caesar.rules.choices import Audience
+    from pbem.games.caesar.rules.game import new_game
+    from pbem.games.caesar.steps.session import Session
+    from pbem.games.caesar.view.views import build_view
 
     secret = bytes(range(32))
     s = Session(new_game(0, rng=KeyedStream.new(secret, "g")))
@@ -242,7 +243,7 @@ def test_a_game_without_a_seed_is_no_practice_game(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("gid", ["g"])
 def test_keyed_draws_need_the_secret(tmp_path: Path, gid: str) -> None:
-    from pbem.caesar.rng import KeyedStream, SecretError
+    from pbem.core.rng import KeyedStream, SecretError
 
     stream = KeyedStream.from_json(KeyedStream.new(b"\x01" * 32, gid).to_json())
     with pytest.raises(SecretError, match="needs the game's secret"):

@@ -1,4 +1,9 @@
-"""The rules package stays pure: no I/O, clock, database, templates or command line (STYLE, DESIGN)."""
+"""The layers of the house (ARCHITECTURE.md), checked from the code's own imports.
+
+* A game's package is pure: no I/O, clock, database, templates or command line (STYLE, DESIGN),
+  and of pbem it imports only the core (:mod:`pbem.core`, :mod:`pbem.errors`) and itself.
+* The core never imports a game by name: only :mod:`pbem.games` (the registry) names one.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +12,18 @@ from pathlib import Path
 
 import pytest
 
-import pbem.caesar
+import pbem
+import pbem.games.caesar
 
-CAESAR = Path(pbem.caesar.__file__).resolve().parent
+PBEM = Path(pbem.__file__).resolve().parent
+CAESAR = Path(pbem.games.caesar.__file__).resolve().parent
 FORBIDDEN = {
     "click", "sqlmodel", "sqlalchemy", "sqlite3", "jinja2", "cryptography", "smtplib", "email", "mailbox",
     "socket", "subprocess", "os", "shutil", "tempfile", "time", "datetime", "pathlib", "random", "secrets",
-    "pbem.store", "pbem.cli", "pbem.reports", "pbem.envelope", "pbem.mail", "pbem.audit", "pbem.decide",
 }
+GAME_MAY_IMPORT = ("pbem.core", "pbem.errors")
 # reading the packaged board data once is the one exception (board.default_board)
-ALLOWED = {"board.py": {"importlib"}}
+ALLOWED = {"rules/board.py": {"importlib"}}
 
 
 def imported(path: Path) -> set[str]:
@@ -30,10 +37,41 @@ def imported(path: Path) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("module", sorted(p.name for p in CAESAR.glob("*.py")))
-def test_rules_modules_import_nothing_impure(module: str) -> None:
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+GAME_MODULES = sorted(p.relative_to(CAESAR).as_posix() for p in CAESAR.rglob("*.py"))
+CORE_MODULES = sorted(p.relative_to(PBEM).as_posix() for p in PBEM.rglob("*.py")
+                      if not p.relative_to(PBEM).as_posix().startswith("games/"))
+
+
+@pytest.mark.parametrize("module", GAME_MODULES)
+def test_game_modules_are_pure_and_import_only_the_core(module: str) -> None:
     names = imported(CAESAR / module)
-    bad = sorted(n for n in names if any(n == f or n.startswith(f + ".") for f in FORBIDDEN))
-    assert not bad, f"pbem/caesar/{module} imports {bad}: the rules package must stay pure"
+    bad = sorted(n for n in names if any(_under(n, f) for f in FORBIDDEN))
+    assert not bad, f"pbem/games/caesar/{module} imports {bad}: a game's package must stay pure"
     if "importlib" in {n.split(".")[0] for n in names}:
-        assert "importlib" in ALLOWED.get(module, set()), f"pbem/caesar/{module} reads package files"
+        assert "importlib" in ALLOWED.get(module, set()), f"pbem/games/caesar/{module} reads package files"
+    outside = sorted(n for n in names if _under(n, "pbem") and not _under(n, "pbem.games.caesar")
+                     and not any(_under(n, p) for p in GAME_MAY_IMPORT))
+    assert not outside, f"pbem/games/caesar/{module} imports {outside}: a game imports only pbem.core and pbem.errors"
+
+
+@pytest.mark.parametrize("module", CORE_MODULES)
+def test_the_core_never_imports_a_game_by_name(module: str) -> None:
+    names = imported(PBEM / module)
+    games = sorted(n for n in names if _under(n, "pbem.games") and n != "pbem.games")
+    assert not games, f"pbem/{module} imports {games}: the core finds games through pbem.games.find_game"
+
+
+def test_the_core_package_imports_nothing_of_pbem_but_errors() -> None:
+    for path in (PBEM / "core").rglob("*.py"):
+        names = imported(path)
+        bad = sorted(n for n in names if _under(n, "pbem") and not _under(n, "pbem.core") and n != "pbem.errors")
+        assert not bad, f"{path.relative_to(PBEM)} imports {bad}"
+
+
+def test_the_layer_test_sees_the_modules() -> None:  # a glob that finds nothing would pass everything
+    assert "rules/game.py" in GAME_MODULES and "system.py" in GAME_MODULES
+    assert "store.py" in CORE_MODULES or "store/__init__.py" in CORE_MODULES

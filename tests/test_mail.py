@@ -17,9 +17,9 @@ import pytest
 from aiosmtpd.controller import Controller
 from click.testing import CliRunner, Result
 
-from pbem.caesar.board import Side
 from pbem.cli import main
 from pbem.envelope import KeyPair, generate_keypair, new_envelope, parse_submission, sign_envelope
+from pbem.games.caesar.rules.board import Side
 from pbem.store import GameSetup, Home, PlayerSetup
 
 C, P = Side.CAESAR, Side.POMPEY
@@ -46,7 +46,7 @@ def make_games(home: Path, *ids: str) -> dict[str, dict[Side, KeyPair]]:
 
 def year_start_orders(home: Path, gid: str, side: Side) -> str:
     with Home(home).open(gid) as st:
-        hand = st.session().game.state.hands[side]
+        hand = st.adjudication().session.game.state.hands[side]
     return f"discard {hand[0]}\nplay {hand[1]}\n"
 
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import re
 
-from pbem.caesar.autoplay import random_orders
-from pbem.caesar.board import Side
-from pbem.caesar.game import new_game
-from pbem.caesar.nextstep import next_step_groups
-from pbem.caesar.orders import parse_order
-from pbem.caesar.rng import Rng
-from pbem.caesar.state import Options
-from pbem.caesar.steps import Session, StepKind
-from pbem.caesar.views import NextStep, build_view
 from pbem.reports import render_text
+
+from pbem.core.rng import Rng
+from pbem.games.caesar.orders.language import parse_order
+from pbem.games.caesar.orders.nextstep import next_step_groups
+from pbem.games.caesar.rules.autoplay import random_orders
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.game import new_game
+from pbem.games.caesar.rules.state import Options
+from pbem.games.caesar.steps.session import Session, StepKind
+from pbem.games.caesar.view.views import NextStep, build_view
 
 PHONE_LINES = 25  # what a phone shows on one screen of the text mail: the typical (median) step
 MOST_LINES = 40  # a command step with blocks in twenty places: two screens at most
@@ -67,8 +68,8 @@ def test_command_step_is_one_line_per_stack_with_a_count_and_an_example() -> Non
     count = int(re.search(r"\((\d+) possible\)", moves_label).group(1))  # type: ignore[union-attr]
     assert count > 50  # a hundred single options, not a hundred blocks of text
     lines = groups[moves_label].splitlines()
-    from pbem.caesar import movement
-    from pbem.caesar.orders import block_display
+    from pbem.games.caesar.orders.language import block_display
+    from pbem.games.caesar.rules import movement
 
     movable = [b for b in movement.movable_blocks(s.game, side) if movement.block_paths(s.game, side, b)]
     places = {s.game.state.blocks[b].loc for b in movable}
@@ -116,7 +117,7 @@ def _caesar_text(session: Session) -> str:
 
 
 def test_two_games_differing_only_in_hidden_enemy_blocks_give_the_same_text() -> None:
-    from pbem.caesar.scenario import build_game
+    from pbem.games.caesar.rules.scenario import build_game
 
     texts = []
     for hidden in (HIDDEN_A, HIDDEN_B):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.caesar import orders as O
-from pbem.caesar.board import BlockType, Side, default_board
-from pbem.caesar.orders import parse_order, parse_orders
+from pbem.games.caesar.orders import language as O
+from pbem.games.caesar.orders.language import parse_order, parse_orders
+from pbem.games.caesar.rules.board import BlockType, Side, default_board
 
 BOARD = default_board()
 LOCS = sorted(BOARD.spaces)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem.caesar.board import Side
-from pbem.caesar.game import new_game
-from pbem.caesar.orders import parse_orders
-from pbem.caesar.scenario import build_game
-from pbem.caesar.steps import DEFAULTS, Session, StepKind
+from pbem.games.caesar.orders.language import parse_orders
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.game import new_game
+from pbem.games.caesar.rules.scenario import build_game
+from pbem.games.caesar.steps.session import DEFAULTS, Session, StepKind
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```orders (\w+)\n(.*?)```", README, re.S)
@@ -187,7 +187,7 @@ def test_winter_example_is_legal_in_a_winter() -> None:
 
 
 def test_deploy_example_is_part_of_a_legal_free_deployment() -> None:
-    from pbem.caesar.state import Options
+    from pbem.games.caesar.rules.state import Options
 
     session = Session(new_game(1, Options(free_deployment=True)))
     assert session.step().kind is StepKind.DEPLOYMENT
@@ -200,7 +200,7 @@ def test_deploy_example_is_part_of_a_legal_free_deployment() -> None:
 
 
 def test_interactive_answers_are_legal_on_their_turn() -> None:
-    from pbem.caesar.steps import BattleMode, Settings
+    from pbem.games.caesar.steps.session import BattleMode, Settings
 
     session = _command_with("3/2", {"Caesar": {"Genua": ["Legio 8", "Legio 12"]}, "Pompey": {"Roma": ["Legio 1"]}})
     session.settings = Settings(BattleMode.INTERACTIVE)

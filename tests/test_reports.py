@@ -6,15 +6,17 @@ import re
 from dataclasses import dataclass, field
 
 import pytest
+import report_helpers as reports
 
-from pbem import reports
-from pbem.caesar import views
-from pbem.caesar.board import Side, default_board, short_name
-from pbem.caesar.choices import Event
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.playout import random_choice, random_decisions
-from pbem.caesar.rng import Rng
-from pbem.caesar.state import BlockStatus
+from pbem import render as core_render
+from pbem.core.events import Event
+from pbem.core.rng import Rng
+from pbem.games.caesar.rules.board import Side, default_board, short_name
+from pbem.games.caesar.rules.game import Game, new_game
+from pbem.games.caesar.rules.playout import random_choice, random_decisions
+from pbem.games.caesar.rules.state import BlockStatus
+from pbem.games.caesar.view import render as caesar_render
+from pbem.games.caesar.view import views
 
 BOARD = default_board()
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
@@ -30,7 +32,7 @@ def revealed_to(side: Side, log: list[Event]) -> set[str]:
     """Block ids named in the data of any event ``side`` may see (battle reveals, fire, hits, eliminations...)."""
     out: set[str] = set()
     for e in log:
-        if not e.audience.sees(side):
+        if not e.visible_to(side.value if side is not None else None):
             continue
         if isinstance(e.data.get("block"), str):
             out.add(e.data["block"])
@@ -183,7 +185,7 @@ def test_the_leak_check_catches_an_enemy_name_in_the_svg_map(monkeypatch: pytest
     game, log = _play(100, 30)
     honest = reports.map_pieces
     everything = views.build_view(game, log, None)
-    monkeypatch.setattr(reports, "map_pieces", lambda view: honest(everything))
+    monkeypatch.setattr(caesar_render, "map_pieces", lambda view: honest(everything))
     leaks = Leaks()
     check_report(game, log, Side.CAESAR, {"html": reports.render_html(views.build_view(game, log, Side.CAESAR))}, leaks)
     assert leaks.found and all(" html: " in f for f in leaks.found)
@@ -277,8 +279,8 @@ def test_map_pieces_hide_enemy_identities() -> None:
 
 
 def test_one_environment_strict_and_autoescaping() -> None:
-    env = reports.environment()
-    assert env is reports.environment()
+    env = core_render.environment()
+    assert env is core_render.environment()
     assert env.autoescape("report.html.j2") and env.autoescape("map.svg") and not env.autoescape("report.txt.j2")
     assert env.trim_blocks and env.lstrip_blocks
     from jinja2 import StrictUndefined, UndefinedError
@@ -286,7 +288,7 @@ def test_one_environment_strict_and_autoescaping() -> None:
     assert env.undefined is StrictUndefined
     with pytest.raises(UndefinedError):
         env.from_string("{{ nothing.here }}").render()
-    for name in ("base.html.j2", "report.html.j2", "report.txt.j2"):
+    for name in ("base.html.j2", "caesar/report.html.j2", "caesar/report.txt.j2"):
         env.get_template(name)
 
 
@@ -294,12 +296,12 @@ def test_templates_load_from_the_package_first_then_the_checkout(tmp_path) -> No
     from jinja2 import Environment, TemplateNotFound
 
     (tmp_path / "report.txt.j2").write_text("packaged", encoding="utf-8")
-    loader = reports._PackageLoader(tmp_path)
+    loader = core_render._PackageLoader(tmp_path)
     env = Environment()
     assert loader.get_source(env, "report.txt.j2")[0] == "packaged"
     for missing in ("nothing.j2", "../report.txt.j2"):
         with pytest.raises(TemplateNotFound):
             loader.get_source(env, missing)
     # from a checkout the repository's templates/ directory is found
-    source = reports.environment().loader.get_source(reports.environment(), "report.txt.j2")[0]  # type: ignore[union-attr]
+    source = core_render.environment().loader.get_source(core_render.environment(), "caesar/report.txt.j2")[0]  # type: ignore[union-attr]
     assert "WHAT TO SEND NEXT" in source

@@ -1,8 +1,8 @@
 """Soak tests: whole random games (seeded) must keep every invariant.
 
-Each property plays complete games with :func:`pbem.caesar.playout.play_random_game`
+Each property plays complete games with :func:`pbem.games.caesar.rules.playout.play_random_game`
 (random legal choices) and checks, after every decision, the invariants of
-:func:`pbem.caesar.invariants.violations`: no block lost or duplicated, strengths in
+:func:`pbem.games.caesar.rules.invariants.violations`: no block lost or duplicated, strengths in
 range, no location holding both sides outside the command and battle phases, road
 limits kept, VP equal to what the board shows, no game past 709. Two more properties:
 the position survives a JSON round trip at sampled points, and the same seed gives
@@ -22,11 +22,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.invariants import violations
-from pbem.caesar.playout import play_random_game, random_choice
-from pbem.caesar.rng import Rng
-from pbem.caesar.state import LAST_YEAR, Options, Phase
+from pbem.core.rng import Rng
+from pbem.games.caesar.rules.game import Game, new_game
+from pbem.games.caesar.rules.invariants import violations
+from pbem.games.caesar.rules.playout import play_random_game, random_choice
+from pbem.games.caesar.rules.state import LAST_YEAR, Options, Phase
 
 GAMES = int(os.environ.get("PBEM_SOAK_GAMES", "0") or 0)
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from pbem.caesar.autoplay import random_orders
-from pbem.caesar.board import BlockType, Side, default_board
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.rng import Rng
-from pbem.caesar.state import Options
-from pbem.caesar.steps import BattleMode, Session, Settings, StepKind, SubmissionRejected
+from pbem.core.rng import Rng
+from pbem.games.caesar.rules.autoplay import random_orders
+from pbem.games.caesar.rules.board import BlockType, Side, default_board
+from pbem.games.caesar.rules.game import Game, new_game
+from pbem.games.caesar.rules.state import Options
+from pbem.games.caesar.steps.session import BattleMode, Session, Settings, StepKind, SubmissionRejected
 
 C, P = Side.CAESAR, Side.POMPEY
 BOARD = default_board()
@@ -203,7 +203,7 @@ def test_defaults_are_named_in_events() -> None:
                 break
     defaults = [e for e in events if e.kind == "default"]
     assert defaults, "battles without plans must apply published defaults"
-    assert all(e.audience.value in ("Caesar", "Pompey") for e in defaults)
+    assert all(e.audience in ("Caesar", "Pompey") for e in defaults)
     assert all(e.data["rule"] for e in defaults)
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from store_helpers import dump, make_game, signed, start_cli
 
-from pbem.caesar.board import Side
-from pbem.caesar.steps import Session
 from pbem.envelope import hash_password, new_envelope, password_submission
 from pbem.errors import CredentialError
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.steps.session import Session
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError, Verdict, parse_duration, parse_time
 
 C, P = Side.CAESAR, Side.POMPEY
@@ -33,7 +33,7 @@ def cards(session: Session, side: Side, k: int = 0) -> str:
 def test_revision_resend_rejections_and_resolution(tmp_path: Path) -> None:
     keys = make_game(tmp_path)
     st = Home(tmp_path).open("g")
-    s = st.session()
+    s = st.adjudication().session
     assert len(st.outbox()) == 6  # the opening reports: 3 recipients x text/html
     first = st.receive(signed(keys, C, 1, cards(s, C, 0)))
     assert (first.verdict, first.waiting_for, first.resolved) == (Verdict.ACCEPTED, ("Pompey",), False)
@@ -78,7 +78,7 @@ def test_sealed_orders_stay_hidden_until_the_step_resolves(tmp_path: Path) -> No
     before = {r.id for r in st.outbox()}
     seen = st.events("Pompey")
     assert [e.kind for _, _, e in seen] == ["year", "deal"]  # the opening deal, his own hand only
-    st.receive(signed(keys, C, 1, cards(st.session(), C)))
+    st.receive(signed(keys, C, 1, cards(st.adjudication().session, C)))
     assert {r.id for r in st.outbox()} == before  # nothing sent on a sealed acceptance
     assert st.events("Pompey") == seen
     st.close()
@@ -89,7 +89,7 @@ def test_password_mode_gives_one_message_for_unknown_and_wrong(tmp_path: Path) -
     players = (PlayerSetup(C, "c@x", password_hash=hash_password("right horse")),
                PlayerSetup(P, "p@x", password_hash=hash_password("other horse")))
     st = home.create(GameSetup("pw", players, seed=3))
-    text = cards(st.session(), C)
+    text = cards(st.adjudication().session, C)
 
     def sub(side: str, pw: str, n: int) -> bytes:
         env = new_envelope("pw", side, 1, text, nonce=f"{n:032x}", time="2025-03-01T12:00:00Z")
@@ -111,7 +111,7 @@ def test_deadline_reminders_then_defaults(tmp_path: Path) -> None:
     keys = make_game(tmp_path, deadline=parse_duration("72h"), clock=lambda: start)
     st = home.open("g")
     assert st.status().deadline == "2025-03-04T12:00:00Z"
-    st.receive(signed(keys, C, 1, cards(st.session(), C)))
+    st.receive(signed(keys, C, 1, cards(st.adjudication().session, C)))
     assert st.tick(start + timedelta(hours=10)) == []
     done = st.tick(start + timedelta(hours=60))
     assert done == ["reminder queued for Pompey (step 1, due 2025-03-04T12:00:00Z)"]
@@ -130,16 +130,16 @@ def test_deadline_reminders_then_defaults(tmp_path: Path) -> None:
 
 
 def test_scenario_games_replay_from_their_position(tmp_path: Path) -> None:
-    pytest.importorskip("pbem.caesar.scenario")
-    from pbem.caesar.scenario import build_game
+    pytest.importorskip("pbem.games.caesar.rules.scenario")
+    from pbem.games.caesar.rules.scenario import build_game
 
     game = build_game({"year": 705, "turn": 2, "seed": 11,
                        "blocks": {"Caesar": {"Massilia": ["Legio 11", "Caesar"]},
                                   "Pompey": {"Tarraco": ["Legio 5", "Pompey"]}},
                        "hands": {"Caesar": ["3/2", "2/2", "1/3", "2/1"], "Pompey": ["3/1", "2/2", "1/2", "2/3"]}})
-    keys = make_game(tmp_path, game_id="sc", scenario=game)
+    keys = make_game(tmp_path, game_id="sc", scenario=game.to_json())
     st = Home(tmp_path).open("sc")
-    assert st.game().seed == 11 and st.game().scenario
+    assert st.game().scenario and json.loads(st.game().scenario)["rng"]["seed"] == 11
     st.receive(signed(keys, C, 1, "play 3/2", game="sc"))
     r = st.receive(signed(keys, P, 1, "play 3/1", game="sc"))
     assert r.resolved, r
@@ -169,7 +169,7 @@ def test_a_crash_at_any_point_loses_nothing_and_rerunning_finishes_once(tmp_path
     command finishes the work; the game file equals that of an uninterrupted run."""
     ref = tmp_path / "ref"
     keys = make_game(ref)
-    s = Home(ref).open("g").session()
+    s = Home(ref).open("g").adjudication().session
     caesar, pompey = tmp_path / "c.json", tmp_path / "p.json"
     caesar.write_bytes(signed(keys, C, 1, cards(s, C)))
     pompey.write_bytes(signed(keys, P, 1, cards(s, P)))
@@ -201,7 +201,7 @@ def test_a_crash_at_any_point_loses_nothing_and_rerunning_finishes_once(tmp_path
 
 def test_parallel_submissions_resolve_the_step_once(tmp_path: Path) -> None:
     keys = make_game(tmp_path)
-    s = Home(tmp_path).open("g").session()
+    s = Home(tmp_path).open("g").adjudication().session
     files = []
     for i in range(2):
         for side in (C, P):

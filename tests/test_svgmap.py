@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from pbem.caesar.board import Board, EdgeKind, Side, block_id, default_board, short_name
 from pbem.errors import UnknownNameError
-from pbem.svgmap import MAX_SHOWN, Piece, location_id, render_map
+from pbem.games.caesar.rules.board import Board, EdgeKind, Side, block_id, default_board, short_name
+from pbem.games.caesar.view.svgmap import MAX_SHOWN, Piece, location_id, render_map
 
 NS = "{http://www.w3.org/2000/svg}"
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}

@@ -1,6 +1,6 @@
 """The map's cached layout and serialized layers give the same bytes as drawing it whole.
 
-:func:`pbem.svgmap.render_map` lays out the names once per board and puts the
+:func:`pbem.games.caesar.view.svgmap.render_map` lays out the names once per board and puts the
 document together from layers serialized once; here the plain version (the greedy
 layout over the whole list of obstacles, one ElementTree for the whole document)
 is kept as the reference, and both must agree byte for byte on many positions.
@@ -15,8 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem import svgmap
-from pbem.caesar.board import Board, Side, default_board
-from pbem.svgmap import (
+from pbem.games.caesar.rules.board import Board, Side, default_board
+from pbem.games.caesar.view.svgmap import (
+    _W_BLOCKS,
+    _W_FRAME,
+    _W_LABEL,
+    _W_MARKER,
     HEIGHT,
     INK,
     LEGEND_BOX,
@@ -30,10 +34,6 @@ from pbem.svgmap import (
     WIDTH,
     Box,
     Piece,
-    _W_BLOCKS,
-    _W_FRAME,
-    _W_LABEL,
-    _W_MARKER,
     _Cluster,
     _cluster_candidates,
     _draw_legend,

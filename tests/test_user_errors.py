@@ -18,10 +18,10 @@ from click.testing import CliRunner, Result
 from store_helpers import make_game, signed
 
 from pbem import store as store_mod
-from pbem.caesar.board import Side
-from pbem.caesar.steps import Session
 from pbem.cli import main
 from pbem.envelope import MAX_SUBMISSION_BYTES
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.steps.session import Session
 from pbem.mail import extract_body_from_email
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError
 
@@ -231,7 +231,7 @@ def test_a_damaged_game_file_gets_a_message_naming_it(tmp_path: Path, name: str,
 
 def test_commands_over_every_game_skip_a_damaged_file_and_exit_1(tmp_path: Path) -> None:
     home = damaged_home(tmp_path)
-    for cmd, good in (("games", "good  step 1, 705 turn 1"), ("status", "good: step 1, Year 705 starts"),
+    for cmd, good in (("games", "good  step 1, 705, turn 1"), ("status", "good: step 1, Year 705 starts"),
                       ("verify", "good: OK: 1 steps"), ("tick", "good: nothing to do")):
         r = run("--home", str(home), cmd)
         assert r.exit_code == 1, (cmd, r.output)

@@ -7,12 +7,13 @@ import random
 
 import pytest
 
-from pbem.caesar.board import BlockType, Side, default_board
-from pbem.caesar.choices import Audience, Event
-from pbem.caesar.game import Game, new_game
-from pbem.caesar.playout import random_choice, random_decisions
-from pbem.caesar.rng import Rng
-from pbem.caesar.views import BlockView, Forces, NextStep, View, build_view, roman
+from pbem.core.events import Event
+from pbem.core.rng import Rng
+from pbem.games.caesar.rules.board import BlockType, Side, default_board
+from pbem.games.caesar.rules.choices import Audience
+from pbem.games.caesar.rules.game import Game, new_game
+from pbem.games.caesar.rules.playout import random_choice, random_decisions
+from pbem.games.caesar.view.views import BlockView, Forces, NextStep, View, build_view, roman
 
 
 def play(seed: int, decisions: int) -> tuple[Game, list[Event]]:

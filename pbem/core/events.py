@@ -1,0 +1,50 @@
+"""Events: the game log's entries, each with the audience that may see it.
+
+An event's ``audience`` is ``"all"``, a side's name, or ``"moderator"`` (see
+:data:`ALL` and :data:`MODERATOR`). The store keeps the log hash-chained; a side's
+reports and log are built from the events :meth:`Event.visible_to` that side.
+The word "event" means a log entry everywhere in the core; a game's own event cards
+(Julius Caesar's Jupiter, Vulcan, ...) are called "event cards" in its package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["ALL", "MODERATOR", "Event", "visible_to"]
+
+ALL = "all"
+MODERATOR = "moderator"
+
+
+def visible_to(audience: str, viewer: str | None) -> bool:
+    """Whether ``viewer`` (a side's name; ``None`` or ``"moderator"`` = the moderator) may see
+    an event addressed to ``audience``."""
+    if viewer is None or viewer == MODERATOR:
+        return True
+    return audience == ALL or audience == viewer
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the game log. ``data`` is canonical-JSON-able."""
+
+    kind: str
+    audience: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
+
+    def __post_init__(self) -> None:
+        # a game may pass a str-valued Enum member: the log stores its plain value
+        object.__setattr__(self, "audience", str(getattr(self.audience, "value", self.audience)))
+
+    def visible_to(self, viewer: str | None) -> bool:
+        return visible_to(self.audience, viewer)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "audience": self.audience, "text": self.text, "data": self.data}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Event":
+        return cls(d["kind"], d["audience"], d["text"], dict(d.get("data", {})))

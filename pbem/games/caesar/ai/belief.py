@@ -1,0 +1,326 @@
+"""What one side knows, and complete positions consistent with it (a belief sampler).
+
+:func:`observe` turns a game, its event log and a side into an :class:`Observation`:
+the position with everything hidden from that side taken out, and the events that
+side may see. It is the only input of the computer players (:mod:`pbem.games.caesar.ai.players`)
+and of anything else that must reason as one side does (battle odds). Taken out:
+
+* the enemy's blocks on the map (non-Cleopatra, and not face up in the battle being
+  fought, whose blocks are revealed to both sides): their identities and strengths. What
+  stays is public: how many stand where (the same counts as the side's report,
+  :func:`pbem.games.caesar.view.views._enemy_counts`), and each one's part in this turn's public
+  record (which contest entry it made, whether it moved, its battle role), under a
+  placeholder name ``?N`` numbered by that public record only;
+* which of the enemy's off-map blocks are in the pool and which were disbanded
+  unseen this Year (blocks eliminated in battle are announced by name and stay known);
+* the strength of an enemy Cleopatra;
+* the enemy's hand (its size stays), the order and content of the deck, the enemy's
+  sealed answer, and the game's random stream (future dice).
+
+:class:`Belief` fills those back in at random (its own generator, never the game's),
+so that every sample is a legal position whose observation equals the one it was
+drawn from: ``observe(belief.sample(rng), log, side) == obs``.
+
+Pure: no I/O, no clock; deterministic given the generator.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from pbem.core.events import Event
+from pbem.core.rng import Rng
+from pbem.games.caesar.rules.board import Board, Side, default_board
+from pbem.games.caesar.rules.choices import Decision, DecisionKind
+from pbem.games.caesar.rules.game import Game
+from pbem.games.caesar.rules.state import BlockStatus, GameState
+from pbem.games.caesar.view.history import visible_events
+
+CLEOPATRA = "Cleopatra"
+#: Events that name an eliminated block to both sides.
+_NAMED_ELIMINATIONS = frozenset({"eliminated", "killed"})
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything ``side`` knows: the redacted position and the events it may see (JSON text)."""
+
+    side: Side
+    position: str  # canonical JSON of the redacted position
+    events: tuple[str, ...]  # canonical JSON of each visible event, in log order
+    session: str = "{}"  # the step layer's public state and the side's own standing orders
+
+    def data(self) -> dict[str, Any]:
+        loaded: dict[str, Any] = json.loads(self.position)
+        return loaded
+
+    def session_data(self) -> dict[str, Any]:
+        loaded: dict[str, Any] = json.loads(self.session)
+        return loaded
+
+
+def _canon(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def _this_year(visible: Sequence[Event]) -> list[Event]:
+    """The visible events since the last deal (the start of this Year)."""
+    start = 0
+    for i, e in enumerate(visible):
+        if e.kind == "year":
+            start = i
+    return list(visible[start:])
+
+
+def known_eliminated(visible: Sequence[Event], enemy: Side, board: Board) -> set[str]:
+    """Enemy blocks announced (by name) as eliminated or killed this Year."""
+    out: set[str] = set()
+    for e in _this_year(visible):
+        bid = e.data.get("block")
+        if e.kind in _NAMED_ELIMINATIONS and isinstance(bid, str) and bid in board.blocks:
+            if board.blocks[bid].side is enemy:
+                out.add(bid)
+    return out
+
+
+def battle_revealed(visible: Sequence[Event], g: Game, enemy: Side) -> set[str]:
+    """Enemy blocks revealed in the battle being fought (7.1; reserves when they arrive) and still in it."""
+    bs = g.state.battle
+    if bs is None:
+        return set()
+    start = None
+    for i, e in enumerate(visible):
+        if e.kind == "battle" and e.data.get("loc") == bs.loc:
+            start = i
+    if start is None:
+        return set()
+    out: set[str] = set()
+    for e in visible[start:]:
+        if e.kind in ("battle", "reserves") and e.data.get("loc") == bs.loc:
+            for r in e.data.get("revealed", []):
+                out.add(str(r.get("block")))
+    st = g.state
+    return {b for b in out if b in st.blocks and st.blocks[b].status is BlockStatus.MAP
+            and st.blocks[b].loc == bs.loc and st.blocks[b].side is enemy}
+
+
+def _is_hidden(g: Game, bid: str, side: Side, known: set[str], revealed: set[str]) -> bool:
+    b = g.state.blocks[bid]
+    info = g.board.blocks[bid]
+    if bid == CLEOPATRA or bid in revealed:
+        return False
+    if b.status is BlockStatus.MAP:
+        return b.side is side.enemy
+    if b.status in (BlockStatus.POOL, BlockStatus.ELIMINATED):
+        return info.side is side.enemy and bid not in known
+    return False
+
+
+def _public_marks(state: dict[str, Any], bid: str) -> list[Any]:
+    """Where a block appears in the turn's public record (contest entries, moves, battle roles)."""
+    marks: list[Any] = []
+    for loc, c in sorted(state["contests"].items()):
+        for i, (_s, frm, b) in enumerate(c["entries"]):
+            if b == bid:
+                marks.append(["entry", loc, i, frm])
+    if bid in state["moved"]:
+        marks.append(["moved"])
+    cmd = state.get("command")
+    if cmd and bid in cmd["activated"]:
+        marks.append(["activated", cmd["activated"].index(bid)])
+    bs = state.get("battle")
+    if bs:
+        for key in ("reserves", "acted", "regrouped"):
+            if bid in bs[key]:
+                marks.append([key])
+        if bs["firing"] == bid:
+            marks.append(["firing"])
+    return marks
+
+
+def _rename(state: dict[str, Any], names: dict[str, str]) -> None:
+    """Replace block ids in the turn's record by ``names`` (hidden ids -> placeholders, or back)."""
+
+    def r(b: str) -> str:
+        return names.get(b, b)
+
+    for c in state["contests"].values():
+        c["entries"] = [[s, frm, r(b)] for s, frm, b in c["entries"]]
+    state["moved"] = sorted(r(b) for b in state["moved"])
+    cmd = state.get("command")
+    if cmd:
+        cmd["activated"] = [r(b) for b in cmd["activated"]]
+    bs = state.get("battle")
+    if bs:
+        for key in ("reserves", "acted", "regrouped"):
+            bs[key] = sorted(r(b) for b in bs[key])
+        if bs["firing"] is not None:
+            bs["firing"] = r(bs["firing"])
+
+
+def observe(game: Game, log: Sequence[Event], side: Side, session: dict[str, Any] | None = None) -> Observation:
+    """What ``side`` knows of ``game`` (whose whole event log is ``log``)."""
+    visible = [e for _, e in visible_events(log, side)]
+    st = game.state
+    enemy = side.enemy
+    known = known_eliminated(visible, enemy, game.board)
+    d = st.to_json()
+    del d["rng"]
+    d["deck"] = len(st.deck)
+    d["hands"] = {side.value: list(st.hands[side]), enemy.value: len(st.hands[enemy])}
+    d["sealed"] = {k: v for k, v in d["sealed"].items() if k == side.value}
+    d["enemy_sealed"] = enemy in st.sealed
+    revealed = battle_revealed(visible, game, enemy)  # face up in the battle: identity and strength public
+    hidden = sorted(bid for bid in st.blocks if _is_hidden(game, bid, side, known, revealed))
+    on_map = [bid for bid in hidden if st.blocks[bid].status is BlockStatus.MAP]
+    keyed = sorted(on_map, key=lambda bid: (st.blocks[bid].loc or "", _canon(_public_marks(d, bid)), bid))
+    # ties in the key are blocks nobody can tell apart: their order does not matter
+    names = {bid: f"?{i}" for i, bid in enumerate(keyed)}
+    _rename(d, names)
+    blocks = d["blocks"]
+    for bid in hidden:
+        del blocks[bid]
+    if st.blocks[CLEOPATRA].side is enemy:
+        blocks[CLEOPATRA]["strength"] = 0
+    off = [bid for bid in hidden if st.blocks[bid].status is not BlockStatus.MAP]
+    d["hidden"] = {
+        "ids": hidden,  # public: the enemy's blocks not known dead or eliminated, and defectors to him
+        "map": {names[bid]: st.blocks[bid].loc for bid in keyed},
+        # each unseen winter disband is announced ("disbands a block at ..."): the count is public
+        "unseen_eliminated": sum(1 for bid in off if st.blocks[bid].status is BlockStatus.ELIMINATED),
+        "known_eliminated": sorted(known),
+    }
+    return Observation(side, _canon(d), tuple(_canon(e.to_json()) for e in visible), _canon(session or {}))
+
+
+class SampleError(RuntimeError):
+    """No consistent position was found (a bug or an impossible observation)."""
+
+
+class Belief:
+    """Complete positions consistent with one :class:`Observation`, drawn at random."""
+
+    def __init__(self, obs: Observation, board: Board | None = None) -> None:
+        self.obs = obs
+        self.side = obs.side
+        self.board = board or default_board()
+        self.base = obs.data()
+        self.events = [Event.from_json(json.loads(t)) for t in obs.events]
+        hidden = self.base["hidden"]
+        self.ids: list[str] = list(hidden["ids"])
+        self.slots: list[tuple[str, str]] = sorted(hidden["map"].items(), key=lambda kv: int(kv[0][1:]))
+        self.unseen_eliminated: int = int(hidden["unseen_eliminated"])
+        self.candidates: dict[str, list[str]] = {}
+        for ph, loc in self.slots:
+            self.candidates[ph] = [bid for bid in self.ids if self._fits(bid, loc)]
+        self.must_place = [bid for bid in self.ids if self.board.blocks[bid].side is self.side]  # defectors
+        self.unknown_cards = self._unknown_cards()
+
+    def _fits(self, bid: str, loc: str) -> bool:
+        info = self.board.blocks[bid]
+        sp = self.board.spaces[loc]
+        if sp.is_sea:
+            return info.is_navis
+        return (not info.is_navis) or sp.is_port
+
+    def _unknown_cards(self) -> list[str]:
+        """Cards that may be in the enemy's hand or the deck (or be his unseen discard)."""
+        side = self.side
+        pool = Counter(c.name for c in self.board.cards)
+        pool.subtract(self.base["hands"][side.value])
+        for e in _this_year(self.events):
+            if e.kind == "reveal":
+                for card in e.data.get("played", {}).values():
+                    pool[str(card)] -= 1
+            elif e.kind == "discard" and e.data.get("side") == side.value:
+                pool[str(e.data.get("card"))] -= 1
+        return sorted(pool.elements())
+
+    # ---- drawing --------------------------------------------------------
+    def _assign(self, rng: Rng) -> dict[str, str]:
+        """Identities for the placeholders: a random matching that respects block types."""
+        for _ in range(200):
+            used: set[str] = set()
+            out: dict[str, str] = {}
+            order = sorted(self.slots, key=lambda s: (len(self.candidates[s[0]]), int(s[0][1:])))
+            ok = True
+            # defectors must stand on the map: seat them first where they fit
+            for bid in self.must_place:
+                spots = [ph for ph, loc in order if ph not in out and bid in self.candidates[ph]]
+                if not spots:
+                    ok = False
+                    break
+                ph = rng.choice(spots)
+                out[ph] = bid
+                used.add(bid)
+            for ph, _loc in order:
+                if not ok:
+                    break
+                if ph in out:
+                    continue
+                free = [b for b in self.candidates[ph] if b not in used]
+                if not free:
+                    ok = False
+                    break
+                bid = rng.choice(free)
+                out[ph] = bid
+                used.add(bid)
+            if ok:
+                return out
+        raise SampleError("no assignment of hidden blocks fits the observation")
+
+    def sample_state(self, rng: Rng) -> dict[str, Any]:
+        """One complete position (JSON form) consistent with the observation."""
+        side, enemy = self.side, self.side.enemy
+        d = json.loads(self.obs.position)
+        del d["hidden"]
+        del d["enemy_sealed"]
+        names = self._assign(rng)
+        blocks = d["blocks"]
+        slot_loc = dict(self.slots)
+        for ph, bid in names.items():
+            info = self.board.blocks[bid]
+            strengths = info.strengths()
+            blocks[bid] = {"side": enemy.value, "loc": slot_loc[ph], "strength": rng.choice(strengths), "status": "map"}
+        off = [bid for bid in self.ids if bid not in names.values()]
+        rng.shuffle(off)
+        for i, bid in enumerate(off):
+            info = self.board.blocks[bid]
+            status = BlockStatus.ELIMINATED if i < self.unseen_eliminated else BlockStatus.POOL
+            blocks[bid] = {"side": info.side.value, "loc": None, "strength": info.min_strength, "status": status.value}
+        if blocks[CLEOPATRA]["side"] == enemy.value:
+            blocks[CLEOPATRA]["strength"] = rng.choice(self.board.blocks[CLEOPATRA].strengths())
+        d["blocks"] = dict(sorted(blocks.items()))
+        _rename(d, names)
+        cards = list(self.unknown_cards)
+        rng.shuffle(cards)
+        n_enemy = int(self.base["hands"][enemy.value])
+        n_deck = int(self.base["deck"])
+        if len(cards) < n_enemy + n_deck:
+            raise SampleError(f"{len(cards)} unknown cards for a hand of {n_enemy} and a deck of {n_deck}")
+        d["hands"] = {side.value: list(self.base["hands"][side.value]), enemy.value: sorted(cards[:n_enemy], key=_card_key)}
+        d["deck"] = cards[n_enemy : n_enemy + n_deck]
+        d["rng"] = {"seed": rng.next64(), "counter": 0}
+        return d
+
+    def sample(self, rng: Rng) -> Game:
+        """One complete position consistent with the observation, as a game."""
+        g = Game(GameState.from_json(self.sample_state(rng)), self.board)
+        if self.base["enemy_sealed"]:
+            # his sealed answer is unseen: any legal one from the sampled hand
+            enemy = self.side.enemy
+            kind = {"deploy": DecisionKind.DEPLOY, "discard": DecisionKind.DISCARD}.get(g.state.phase.value, DecisionKind.PLAY)
+            g.apply(enemy, rng.choice(list(g.legal(Decision(enemy, kind)))))
+        return g
+
+
+def _card_key(name: str) -> tuple[int, str]:
+    from pbem.games.caesar.rules.cards import card_sort_key
+
+    return card_sort_key(name)
+
+
+__all__ = ["Belief", "Observation", "SampleError", "known_eliminated", "observe"]

@@ -1,0 +1,393 @@
+"""Computer players: random, one-ply greedy, and the bot (information-set Monte Carlo search).
+
+Every player answers one play-by-email step for one side, from that side's
+:class:`~pbem.games.caesar.ai.belief.Observation` only, with a submission in the order
+language (the same text a person would send). The engine is only ever run on
+positions drawn from the :class:`~pbem.games.caesar.ai.belief.Belief` of that
+observation, never on the real game, so the answer cannot depend on anything the
+side has not seen. Random choices come from the player's own generator.
+
+The bot (:class:`Bot`) decides its step one engine decision at a time (a card, a
+move, a levy, a battle answer). For each decision it keeps a short list of
+candidates (all legal choices, or for moves the best few by the greedy score plus
+"end the moves") and runs single-level information-set Monte Carlo search over
+them in rounds: each round draws a fresh complete position from the belief (so
+hidden blocks, the enemy's hand and future dice vary between rounds), replays the
+bot's earlier choices of this step, and tries every candidate still in on that same
+position with the same simulation dice (common random numbers: the difference
+between two candidates is not luck). After the candidate, play goes on at random
+(except that blocks in battle fire) until the game turn's battles are over, and the
+result is scored (a finished game counts as a win, loss or draw; otherwise a
+heuristic from victory points, strength on the map and who is stronger in each
+contested city). Every second round the worse half of the candidates is dropped
+(successive halving). The best mean score wins, the greedy score breaking near-ties
+(a prior that fades with the number of samples). Search stops at an iteration budget, or when an
+injected clock passes its deadline, whichever comes first.
+
+Battle plans and winter orders are left to the published defaults (every block
+fires; surplus blocks are the weakest), which the adjudicator applies anyway.
+
+Pure: no I/O; the clock (if any) is injected.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Protocol, Sequence
+
+from pbem.core.rng import Rng
+from pbem.errors import PbemError
+from pbem.games.caesar.ai.belief import Belief, Observation
+from pbem.games.caesar.orders.translate import order_for
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.choices import (
+    Action,
+    BattleAction,
+    Choice,
+    Decision,
+    DecisionKind,
+    EndLevies,
+    EndMoves,
+    MainAttack,
+)
+from pbem.games.caesar.rules.game import Game
+from pbem.games.caesar.rules.playout import random_choice
+from pbem.games.caesar.rules.state import BlockStatus, Phase
+from pbem.games.caesar.steps.stepdefs import StepKind
+
+#: Seconds per step at ``--strength 1`` (the issue's default on the reference machine).
+SECONDS_PER_STRENGTH = 2.0
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long to think per step: an iteration cap and/or a clock deadline (``seconds`` by ``clock``)."""
+
+    iterations: int | None = 400
+    seconds: float | None = None
+    clock: Callable[[], float] | None = None
+    horizon: int = 120  # at most this many simulated decisions after the candidate
+
+    @classmethod
+    def for_strength(cls, strength: float, clock: Callable[[], float] | None, iterations: int | None = None) -> "Budget":
+        if clock is None or iterations is not None:
+            return cls(iterations=iterations or max(20, int(200 * strength)))
+        return cls(iterations=None, seconds=SECONDS_PER_STRENGTH * strength, clock=clock)
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """One alternative the bot considered, for ``--explain``."""
+
+    order: str
+    visits: int
+    value: float  # mean score in [0, 1]: wins count 1, draws 0.5
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str  # the submission
+    considered: tuple[tuple[str, tuple[Weighed, ...]], ...] = ()  # (decision, alternatives) per decision
+    iterations: int = 0
+
+
+class Player(Protocol):
+    name: str
+
+    def answer(self, obs: Observation, rng: Rng) -> Answer: ...
+
+
+# ---- scoring ---------------------------------------------------------------------
+
+
+def heuristic(g: Game, side: Side) -> float:
+    """How good ``g`` looks for ``side``, in [0, 1] (1 a won game)."""
+    st = g.state
+    if st.phase is Phase.OVER and st.result is not None:
+        w = st.result.winner
+        return 0.5 if w is None else (1.0 if w is side else 0.0)
+    vp = {s: g.vp(s) for s in Side}
+    strength = {s: 0 for s in Side}
+    for b in st.blocks.values():
+        if b.status is BlockStatus.MAP:
+            strength[b.side] += b.strength
+    score = float(vp[side] - vp[side.enemy]) + 0.08 * (strength[side] - strength[side.enemy])
+    for loc in g.contested_locations():
+        sp = g.board.spaces[loc]
+        if not sp.vp:
+            continue
+        here = {s: sum(st.blocks[b].strength for b in g.blocks_at(loc, s)) for s in Side}
+        if here[side] != here[side.enemy]:
+            score += 0.6 * sp.vp * (1 if here[side] > here[side.enemy] else -1)
+    return 1.0 / (1.0 + math.exp(-score / 2.5))
+
+
+def playout_choice(g: Game, d: Decision, rng: Rng) -> Choice:
+    """The fast policy of the simulations: random, except that blocks in battle fire when they can
+    (a random retreat or pass throws battles away and makes every attack look bad)."""
+    if d.kind is DecisionKind.BATTLE_TURN:
+        fire = [o for o in g.legal(d) if isinstance(o, BattleAction) and o.action is Action.FIRE]
+        if fire:
+            return rng.choice(fire)
+    return random_choice(g, d, rng)
+
+
+def rollout(g: Game, side: Side, rng: Rng, horizon: int) -> float:
+    """Play on with :func:`playout_choice` until this game turn's battles are over (at most
+    ``horizon`` decisions), then score the position for ``side``."""
+    start = (g.state.year, g.state.turn)
+    for _ in range(horizon):
+        if g.is_over():
+            break
+        st = g.state
+        if (st.year, st.turn) != start and st.phase in (Phase.CARD, Phase.DISCARD, Phase.WINTER):
+            break
+        pend = g.pending()
+        d = pend[0] if len(pend) == 1 else pend[rng.below(len(pend))]
+        g.apply(d.side, playout_choice(g, d, rng))
+    return heuristic(g, side)
+
+
+# ---- the step driver ----------------------------------------------------------------
+
+
+def _own_decision(g: Game, side: Side, kind: StepKind) -> Decision | None:
+    """``side``'s next decision that belongs to the open step (None: the step is done)."""
+    pend = g.pending()
+    if not pend:
+        return None
+    mine = [d for d in pend if d.side is side]
+    if kind is StepKind.COMMAND:
+        c = g.state.command
+        if g.state.phase is not Phase.COMMAND or c is None or c.side is not side or not mine or pend[0].side is not side:
+            return None
+        return mine[0]
+    return mine[0] if mine else None
+
+
+def _advance_to_own(g: Game, side: Side, rng: Rng) -> None:
+    """Let the other side make its sealed choices (at random) until ``side`` has one to make."""
+    for _ in range(10):
+        pend = g.pending()
+        if not pend or any(d.side is side for d in pend):
+            return
+        d = pend[0]
+        g.apply(d.side, random_choice(g, d, rng))
+
+
+def _replay(g: Game, side: Side, choices: Sequence[Choice], rng: Rng) -> None:
+    for ch in choices:
+        _advance_to_own(g, side, rng)
+        g.apply(side, ch)
+
+
+Chooser = Callable[[Belief, Game, Decision, list[Choice], Rng], tuple[Choice, tuple[Weighed, ...], int]]
+
+
+def _drive(obs: Observation, rng: Rng, choose: Chooser) -> Answer:
+    sess = obs.session_data()
+    kind = StepKind(sess.get("step", StepKind.OVER.value))
+    side = obs.side
+    if kind in (StepKind.BATTLES, StepKind.WINTER, StepKind.OVER):
+        return Answer("pass\n")
+    belief = Belief(obs)
+    work = belief.sample(rng)  # the bot's own pieces and cards are exact in every sample
+    if kind is StepKind.DEPLOYMENT:
+        from pbem.games.caesar.orders.language import block_display
+        from pbem.games.caesar.rules.cards import historical_deployment
+
+        placement = historical_deployment(work, side).placement
+        deploy = [f"deploy {loc}: {', '.join(block_display(work.board, b, side) for b in ids)}" for loc, ids in placement]
+        return Answer("\n".join(deploy) + "\n")
+    prefix: list[Choice] = []
+    lines: list[str] = []
+    considered: list[tuple[str, tuple[Weighed, ...]]] = []
+    total = 0
+    for _ in range(400):
+        _advance_to_own(work, side, rng)
+        own = _own_decision(work, side, kind)
+        if own is None:
+            break
+        d = own
+        if kind is StepKind.YEAR_START and d.kind not in (DecisionKind.DISCARD, DecisionKind.PLAY):
+            break
+        ch, weighed, n = choose(belief, work, d, prefix, rng)
+        total += n
+        order = order_for(work, side, ch)
+        if weighed:
+            considered.append((d.kind.value, weighed))
+        work.apply(side, ch)
+        prefix.append(ch)
+        if order is not None:
+            lines.append(str(order))
+        if kind in (StepKind.CARD, StepKind.BATTLE):
+            break
+        if kind is StepKind.YEAR_START and d.kind is DecisionKind.PLAY:
+            break
+    return Answer("\n".join(lines or ["pass"]) + "\n", tuple(considered), total)
+
+
+# ---- candidates ------------------------------------------------------------------------
+
+
+def candidates(g: Game, d: Decision, rng: Rng, cap: int) -> list[Choice]:
+    """Legal choices for ``d``; when there are more than ``cap``, the stage's end plus a random ``cap``."""
+    opts: list[Choice] = [o for o in g.legal(d) if not isinstance(o, MainAttack)]  # the first entry's road is the main attack
+    if len(opts) <= cap:
+        return opts
+    ends: list[Choice] = [o for o in opts if isinstance(o, (EndMoves, EndLevies))]
+    rest = [o for o in opts if not isinstance(o, (EndMoves, EndLevies))]
+    rng.shuffle(rest)
+    return ends + rest[: cap - len(ends)]
+
+
+def _one_ply(g: Game, side: Side, ch: Choice) -> float:
+    trial = g.copy()
+    trial.apply(side, ch)
+    return heuristic(trial, side)
+
+
+# ---- the players ---------------------------------------------------------------------
+
+
+@dataclass
+class RandomPlayer:
+    """A uniformly random legal choice at every decision (moves: end with odds 1 in 4)."""
+
+    name: str = "random"
+
+    def answer(self, obs: Observation, rng: Rng) -> Answer:
+        def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Choice, tuple[Weighed, ...], int]:
+            return random_choice(g, d, r), (), 0
+
+        return _drive(obs, rng, choose)
+
+
+@dataclass
+class GreedyPlayer:
+    """One ply: the choice whose position scores best right after it (on one sampled position)."""
+
+    name: str = "greedy"
+    cap: int = 48
+
+    def answer(self, obs: Observation, rng: Rng) -> Answer:
+        def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Choice, tuple[Weighed, ...], int]:
+            opts = candidates(g, d, r, self.cap)
+            scored = [(_one_ply(g, d.side, ch), i, ch) for i, ch in enumerate(opts)]
+            best = max(scored, key=lambda t: (t[0], -t[1]))
+            return best[2], (), len(opts)
+
+        return _drive(obs, rng, choose)
+
+
+@dataclass
+class Bot:
+    """Single-level information-set Monte Carlo search over sampled positions (see the module text)."""
+
+    budget: Budget = field(default_factory=Budget)
+    name: str = "bot"
+    width: int = 8  # candidates kept per decision (moves: the best by the greedy score)
+    prior_weight: float = 1.0  # progressive bias: the greedy score's weight, divided by visits + 1
+
+    def answer(self, obs: Observation, rng: Rng) -> Answer:
+        b = self.budget
+        start = b.clock() if b.clock else 0.0
+
+        def left() -> float:
+            assert b.clock is not None and b.seconds is not None
+            return start + b.seconds - b.clock()
+
+        spent = [0]
+
+        def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Choice, tuple[Weighed, ...], int]:
+            side = d.side
+            opts = candidates(g, d, r, 24)
+            prior = {i: _one_ply(g, side, ch) for i, ch in enumerate(opts)}
+            ranked = sorted(((prior[i], i, ch) for i, ch in enumerate(opts)), key=lambda t: (-t[0], t[1]))
+            if len(opts) > self.width:
+                keep: list[Choice] = [ch for _, _, ch in ranked[: self.width - 1]]
+                ends: list[Choice] = [o for o in opts if isinstance(o, (EndMoves, EndLevies)) and o not in keep]
+                opts = keep + (ends[:1] if ends else [ranked[self.width - 1][2]])
+            first = {id(ch): p for p, _, ch in ranked}
+            bias = [first[id(ch)] for ch in opts]  # the one-ply score: a prior that fades with visits
+            if len(opts) == 1:
+                return opts[0], (), 0
+            # each decision gets a share of what is left of the step's budget (a command has several)
+            share = 3 if d.kind in (DecisionKind.MOVES, DecisionKind.LEVIES, DecisionKind.EVENT_TARGET) else (
+                2 if d.kind is DecisionKind.DISCARD else 1)
+            cap = None if b.iterations is None else max(len(opts), (b.iterations - spent[0]) // share)
+            deadline = None
+            if b.clock is not None and b.seconds is not None:
+                deadline = b.clock() + max(0.0, left()) / share
+            visits = [0] * len(opts)
+            total = [0.0] * len(opts)
+            alive = list(range(len(opts)))
+            n = rounds = 0
+            while True:
+                if cap is not None and n + len(alive) > cap and rounds > 0:
+                    break
+                if deadline is not None and b.clock is not None and rounds > 0 and b.clock() >= deadline:
+                    break
+                # one round: every candidate still in is tried on the same sampled position with the
+                # same simulation dice (common random numbers), so their difference is not luck
+                det = _position_for(belief, g, d, prefix, r)
+                seed = r.next64()
+                for i in alive:
+                    trial = det.copy()
+                    trial.apply(side, opts[i])
+                    total[i] += rollout(trial, side, Rng(seed), b.horizon)
+                    visits[i] += 1
+                    n += 1
+                rounds += 1
+                if rounds % 2 == 0 and len(alive) > 2:  # successive halving: spend on the close ones
+                    alive.sort(key=lambda k: (-(total[k] / visits[k] + self.prior_weight * bias[k] / (visits[k] + 1)), k))
+                    alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+            spent[0] += n
+            best = max(alive, key=lambda k: (total[k] / visits[k] + self.prior_weight * bias[k] / (visits[k] + 1), -k))
+            weighed = tuple(
+                sorted(
+                    (Weighed(_say(g, side, opts[k]), visits[k], total[k] / max(1, visits[k])) for k in range(len(opts))),
+                    key=lambda w: (-w.visits, -w.value, w.order),
+                )
+            )
+            return opts[best], weighed, n
+
+        return _drive(obs, rng, choose)
+
+
+def _position_for(belief: Belief, g: Game, d: Decision, prefix: list[Choice], rng: Rng) -> Game:
+    """A fresh sampled position at decision ``d`` (the bot's earlier choices of the step replayed).
+    Samples where the hidden part changes what is asked (whose turn it is in a battle, when
+    reserves arrive) are drawn again; the working position ``g`` is the last resort."""
+    for _ in range(20):
+        det = belief.sample(rng)
+        try:
+            _replay(det, d.side, prefix, rng)
+            _advance_to_own(det, d.side, rng)
+        except PbemError:
+            continue
+        if any(p == d for p in det.pending()):
+            return det
+    return g.copy()
+
+
+def _say(g: Game, side: Side, ch: Choice) -> str:
+    order = order_for(g, side, ch)
+    if order is not None:
+        return str(order)
+    return "end moves" if isinstance(ch, EndMoves) else "end levies" if isinstance(ch, EndLevies) else type(ch).__name__
+
+
+def make_player(name: str, strength: float = 1.0, clock: Callable[[], float] | None = None, iterations: int | None = None) -> Player:
+    """``bot``, ``greedy`` or ``random``; the bot thinks ``strength`` times the default budget."""
+    if name == "random":
+        return RandomPlayer()
+    if name == "greedy":
+        return GreedyPlayer()
+    if name == "bot":
+        return Bot(Budget.for_strength(strength, clock, iterations))
+    raise ValueError(f"unknown player {name!r}; choose bot, greedy or random")
+
+
+PLAYERS = ("bot", "greedy", "random")

@@ -1,0 +1,238 @@
+"""Levies (6.4, 5.2, 7.51, M8).
+
+Each Levy Point adds one step to a block in a Friendly city (Navis only in
+port), or brings a new block from the levy pool at its lowest strength: leaders,
+Auxilia and the Ballista in any Friendly city, legions, Equitatus and the
+Elephant in their named city, Navis in a Friendly major port. Blocks
+eliminated this Year wait for the next; the third leader needs a dead leader.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from pbem.errors import IllegalChoiceError
+from pbem.games.caesar.rules.board import BlockType, Side
+from pbem.games.caesar.rules.choices import Choice, Decision, DecisionKind, EndLevies, Levy, LevyStep
+from pbem.games.caesar.rules.state import BlockStatus, CommandStage, Control, Transition
+
+if TYPE_CHECKING:
+    from pbem.games.caesar.rules.protocol import GameLike
+
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
+
+def _friendly(g: "GameLike", side: Side, city: str) -> bool:
+    return not g.board.is_sea(city) and g.control(city, side) is Control.FRIENDLY
+
+
+def third_leaders(g: "GameLike", side: Side) -> frozenset[str]:
+    """Leaders in the starting levy pool: the third leader (3.21, 7.51)."""
+    return g.board.third_leaders[side]
+
+
+def leader_killed(g: "GameLike", side: Side) -> bool:
+    return any(
+        b.status is BlockStatus.DEAD and g.board.blocks[bid].side is side for bid, b in g.state.blocks.items()
+    )
+
+
+def new_block_problem(g: "GameLike", side: Side, bid: str, city: str) -> str | None:
+    st = g.state
+    b = st.blocks.get(bid)
+    info = g.board.blocks.get(bid)
+    if info is not None and info.type is BlockType.CLEOPATRA:
+        return "Cleopatra is never levied: she changes sides instead (7.52)"
+    if b is None or info is None or info.side is not side:
+        return g.not_yours(bid, side) if bid in g.board.blocks else f"there is no block {bid!r}"
+    if b.status is BlockStatus.MAP:
+        return f"{g.label(bid, side)} is already on the map; to strengthen it write a step levy (6.4)"
+    if b.status is BlockStatus.DEAD:
+        return f"{info.name} was killed: leaders are eliminated for good (7.51)"
+    if b.status is BlockStatus.ELIMINATED:
+        return f"{info.name} was eliminated this Year and cannot be levied before the next (5.2, 7.5)"
+    if bid in third_leaders(g, side) and not leader_killed(g, side):
+        return f"{info.name} can be levied only after one of {side}'s leaders has been killed (7.51, M8)"
+    if city not in g.board.spaces:
+        return f"unknown city {city!r}"
+    if not _friendly(g, side, city):
+        ctl = "a sea" if g.board.is_sea(city) else g.control(city, side).value
+        return f"{city} is {ctl}: new blocks are raised only in Friendly cities (6.4)"
+    if info.is_navis:
+        if not g.board.spaces[city].is_major_port:
+            return f"{city} is not a major port: Navis are built in Friendly major ports (3.26, 6.4)"
+    elif info.type in (BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT):
+        if city != info.levy_city:
+            return f"{info.name} is raised only in {info.levy_city} (6.4)"
+    return None
+
+
+def step_problem(g: "GameLike", side: Side, bid: str) -> str | None:
+    b = g.state.blocks.get(bid)
+    if b is None or b.side is not side or b.status is not BlockStatus.MAP or b.loc is None:
+        return g.not_yours(bid, side)
+    info = g.info(bid)
+    if info.step_up(b.strength) is None:
+        return f"{g.label(bid, side)} is at full strength ({ROMAN[b.strength]}) (3.11)"
+    if g.board.is_sea(b.loc):
+        return f"{g.label(bid, side)} is at sea: steps are added to Navis only in port (6.4)"
+    if not _friendly(g, side, b.loc):
+        return f"{b.loc} is {g.control(b.loc, side).value}: steps are added only in Friendly cities (6.4)"
+    return None
+
+
+def _stage(g: "GameLike", side: Side) -> None:
+    c = g.state.command
+    if c is None or c.side is not side or c.stage is not CommandStage.LEVIES:
+        raise IllegalChoiceError(f"{side} is not levying now", "6.4")
+    if c.lp < 1:
+        raise IllegalChoiceError("no Levy Points left (6.4)")
+
+
+def check_levy(g: "GameLike", d: Decision, ch: Levy) -> None:
+    _stage(g, d.side)
+    prob = new_block_problem(g, d.side, ch.block, ch.city)
+    if prob:
+        raise IllegalChoiceError(prob, legal=_where_hint(g, d.side, ch.block))
+
+
+def _where_hint(g: "GameLike", side: Side, bid: str) -> str:
+    """What would be legal: where this block can be raised, else which blocks can be raised now."""
+    cities = [c for c in sorted(g.board.cities()) if new_block_problem(g, side, bid, c) is None]
+    if cities:
+        return "it can be raised in " + ", ".join(cities)
+    names = sorted({g.label(lv.block, side) for lv in new_block_options(g, side)})
+    return ("new blocks you can raise now: " + ", ".join(names)) if names else "you can raise no new block now"
+
+
+def check_step(g: "GameLike", d: Decision, ch: LevyStep) -> None:
+    _stage(g, d.side)
+    prob = step_problem(g, d.side, ch.block)
+    if prob:
+        raise IllegalChoiceError(prob)
+
+
+def check_end(g: "GameLike", d: Decision, ch: EndLevies) -> None:
+    c = g.state.command
+    if c is None or c.side is not d.side or c.stage is not CommandStage.LEVIES:
+        raise IllegalChoiceError(f"{d.side} is not levying now", "6.4")
+
+
+def do_levy(g: "GameLike", d: Decision, ch: Levy) -> None:
+    c = g.state.command
+    assert c is not None
+    info = g.info(ch.block)
+    g.place(ch.block, ch.city)
+    b = g.state.blocks[ch.block]
+    b.strength = info.min_strength
+    g.set_side(ch.block, d.side)
+    g.state.moved.add(ch.block)
+    c.lp -= 1
+    g.emit_split(
+        "levy",
+        d.side,
+        f"{d.side} levies {info.name} at {ch.city} ({ROMAN[b.strength]})",
+        f"{d.side} levies a new block at {ch.city}",
+        {"side": d.side.value, "block": ch.block, "loc": ch.city, "strength": b.strength},
+        {"side": d.side.value, "loc": ch.city},
+    )
+
+
+def do_step(g: "GameLike", d: Decision, ch: LevyStep) -> None:
+    c = g.state.command
+    assert c is not None
+    b = g.state.blocks[ch.block]
+    up = g.info(ch.block).step_up(b.strength)
+    assert up is not None
+    b.strength = up
+    c.lp -= 1
+    g.emit_split(
+        "levy-step",
+        d.side,
+        f"{d.side} adds a step to {g.label(ch.block)} at {b.loc} (now {ROMAN[up]})",
+        f"{d.side} adds a step to a block at {b.loc}",
+        {"side": d.side.value, "block": ch.block, "loc": b.loc, "strength": up},
+        {"side": d.side.value, "loc": b.loc},
+    )
+
+
+def do_end(g: "GameLike", d: Decision, ch: EndLevies) -> None:
+    g.enter(Transition.FINISH_COMMAND)
+
+
+def new_block_options(g: "GameLike", side: Side) -> list[Levy]:
+    """Every new block ``side`` may levy now, where (6.4); the same rules as :func:`new_block_problem`."""
+    friendly = friendly_cities(g, side)
+    fset = set(friendly)
+    majors = [c for c in friendly if g.board.spaces[c].is_major_port]
+    killed = leader_killed(g, side)
+    third = g.board.third_leaders[side]
+    out: list[Levy] = []
+    blocks = g.board.blocks
+    pool = [bid for bid, b in g.state.blocks.items()  # filtered before sorting: the same order, less to sort
+            if b.status is BlockStatus.POOL and blocks[bid].side is side
+            and blocks[bid].type is not BlockType.CLEOPATRA]
+    for bid in sorted(pool):
+        info = blocks[bid]
+        if bid in third and not killed:
+            continue
+        if info.type in (BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT):
+            cities = [info.levy_city] if info.levy_city in fset else []
+        elif info.is_navis:
+            cities = majors
+        else:
+            cities = friendly
+        out.extend(Levy(bid, c) for c in cities)
+    return out
+
+
+def friendly_cities(g: "GameLike", side: Side) -> list[str]:
+    return sorted(
+        loc for loc in {g.state.blocks[b].loc for b in g.on_map(side)} if loc and _friendly(g, side, loc)
+    )
+
+
+def step_options(g: "GameLike", side: Side) -> list[LevyStep]:
+    """Every block that may take a step now; the same rules as :func:`step_problem`, in one pass."""
+    out: list[LevyStep] = []
+    blocks, board = g.state.blocks, g.board
+    for bid in g.on_map(side):
+        b = blocks[bid]
+        loc = b.loc
+        if loc is None or board.is_sea(loc) or board.blocks[bid].step_up(b.strength) is None:
+            continue
+        if g.control(loc, side) is Control.FRIENDLY:
+            out.append(LevyStep(bid))
+    return out
+
+
+def any_levy(g: "GameLike", side: Side) -> bool:
+    if any(step_problem(g, side, bid) is None for bid in g.on_map(side)):
+        return True
+    return bool(new_block_options(g, side))
+
+
+def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
+    c = g.state.command
+    if c is None or c.side is not d.side or c.stage is not CommandStage.LEVIES:
+        return
+    yield EndLevies()
+    if c.lp < 1:
+        return
+    yield from new_block_options(g, d.side)
+    yield from step_options(g, d.side)
+
+
+_CHECK: dict[type, Callable[["GameLike", Decision, Any], None]] = {Levy: check_levy, LevyStep: check_step, EndLevies: check_end}
+_DO: dict[type, Callable[["GameLike", Decision, Any], None]] = {Levy: do_levy, LevyStep: do_step, EndLevies: do_end}
+
+
+def _check(g: "GameLike", d: Decision, ch: Choice) -> None:
+    _CHECK[type(ch)](g, d, ch)
+
+
+def _do(g: "GameLike", d: Decision, ch: Choice) -> None:
+    _DO[type(ch)](g, d, ch)
+
+
+HANDLERS = {DecisionKind.LEVIES: ((Levy, LevyStep, EndLevies), _check, _do)}

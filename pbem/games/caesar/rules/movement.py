@@ -1,0 +1,597 @@
+"""Command phase: group moves, Navis moves, amphibious moves, attacks (6.0-6.3, 7.3).
+
+Rules implemented here: 1 MP activates one location (M1); a block moves one or
+two cities and stops on entering an Enemy or Contested space (M2); road limits
+per player per game turn (6.11, M3); Navis moves (6.2, M7); amphibious moves
+first, 1 MP per block, a Navis staying in each sea crossed (6.3, M6); the Main
+Attack and reserves (7.3, M4); pinning and Player 2's responses (6.13, 6.14, M5);
+the event group moves of Mars, Neptune, Mercury and Pluto (E3-E6).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from pbem.errors import IllegalChoiceError
+from pbem.games.caesar.rules import eventcards as gods
+from pbem.games.caesar.rules import levy
+from pbem.games.caesar.rules.board import EdgeKind, Side
+from pbem.games.caesar.rules.choices import (
+    Audience,
+    Choice,
+    Decision,
+    DecisionKind,
+    EndMoves,
+    MainAttack,
+    Move,
+    SeaMove,
+)
+from pbem.games.caesar.rules.state import CommandStage, CommandState, Contest, Control, Entry, Phase, Transition
+
+if TYPE_CHECKING:
+    from pbem.games.caesar.rules.protocol import GameLike
+
+LAND_EVENTS = {"Mars", "Mercury", "Pluto"}
+TARGET_EVENTS = {"Jupiter", "Vulcan"}
+
+
+_HOSTILE = frozenset({Control.ENEMY, Control.CONTESTED})
+_OPEN = frozenset({Control.FRIENDLY, Control.VACANT})
+
+
+def road_key(side: Side, a: str, b: str) -> str:
+    return f"{side.value}|{a}|{b}" if a < b else f"{side.value}|{b}|{a}"
+
+
+# ---- phase flow --------------------------------------------------------------
+
+
+def start_command(g: "GameLike", side: Side) -> None:
+    st = g.state
+    card = st.effective[side]
+    info = g.board.card(card)
+    if info.event:
+        stage = CommandStage.EVENT if card in TARGET_EVENTS else CommandStage.MOVES
+        mp = 0 if card in TARGET_EVENTS else 1
+        st.command = CommandState(side, card, card, stage, mp, 0)
+        what = f"the {card} event"
+    else:
+        st.command = CommandState(side, card, None, CommandStage.MOVES, info.moves, info.levies)
+        what = f"{info.moves} Moves, {info.levies} Levies"
+    st.phase = Phase.COMMAND
+    role = "Player 1" if side is st.player1 else "Player 2"
+    g.emit("command", Audience.ALL, f"{side} ({role}) commands: {what}", side=side.value, card=card)
+
+
+def finish_command(g: "GameLike") -> None:
+    st = g.state
+    cmd = st.command
+    assert cmd is not None
+    st.command = None
+    g.emit("command-end", Audience.ALL, f"{cmd.side} has finished its command", side=cmd.side.value)
+    if cmd.side is st.player1:
+        start_command(g, cmd.side.enemy)
+    else:
+        g.enter(Transition.START_BATTLES)
+
+
+def pending(g: "GameLike") -> tuple[Decision, ...]:
+    c = g.state.command
+    if c is None:
+        return ()
+    kind = {
+        CommandStage.EVENT: DecisionKind.EVENT_TARGET,
+        CommandStage.MOVES: DecisionKind.MOVES,
+        CommandStage.SURPRISE: DecisionKind.SURPRISE,
+        CommandStage.LEVIES: DecisionKind.LEVIES,
+    }[c.stage]
+    info = (("card", c.card), ("mp", c.mp), ("lp", c.lp), ("event", c.event))
+    return (Decision(c.side, kind, info=info),)
+
+
+def auto(g: "GameLike") -> bool:
+    """Steps of the command phase that need no decision; True when something changed."""
+    c = g.state.command
+    if c is None:
+        return False
+    if c.stage is CommandStage.EVENT and not gods.has_target(g, c.side, c.event or ""):
+        g.emit("event-void", Audience.ALL, f"{c.event} has no legal target: no effect (E1, E2)", event=c.event)
+        finish_command(g)
+        return True
+    if c.stage is CommandStage.SURPRISE and not gods.surprise_candidates(g, c.side):
+        g.emit("event-void", Audience.ALL, f"{c.event}: no battle to make a surprise battle (E3, E4)", event=c.event)
+        finish_command(g)
+        return True
+    if c.stage is CommandStage.LEVIES and (c.lp == 0 or not levy.any_levy(g, c.side)):
+        finish_command(g)
+        return True
+    return False
+
+
+# ---- legality -----------------------------------------------------------------
+
+
+def _cmd(g: "GameLike", side: Side) -> CommandState:
+    c = g.state.command
+    if c is None or c.side is not side or c.stage is not CommandStage.MOVES:
+        raise IllegalChoiceError(f"{side} is not moving now", "6.0")
+    return c
+
+
+def _own_unmoved(g: "GameLike", side: Side, bid: str) -> str:
+    """The block's location; raises unless ``side`` may move it at all."""
+    b = g.state.blocks.get(bid)
+    if b is None or b.side is not side or b.loc is None:
+        raise IllegalChoiceError(g.not_yours(bid, side), "6.1")
+    if bid in g.state.moved:
+        raise IllegalChoiceError(f"{g.label(bid)} has already moved this turn", "6.1, M1")
+    return b.loc
+
+
+def _activation_problem(g: "GameLike", c: CommandState, origin: str) -> str | None:
+    if origin in c.activated:
+        return None
+    if c.event:
+        if c.activated:
+            return f"{c.event} allows one group move and it was made from {c.activated[0]} (E3-E6)"
+        if c.mp < 1:
+            return f"{c.event} allows one group move (E3-E6)"
+        return None
+    if c.mp < 1:
+        return f"no Move Points left to activate {origin}: all {len(c.activated)} were used ({', '.join(c.activated)}) (6.1)"
+    return None
+
+
+def _pin_problem(g: "GameLike", side: Side, origin: str, first: str) -> str | None:
+    """Pinning (6.13, M5): defenders in a location the enemy attacked this turn."""
+    contest = g.state.contests.get(origin)
+    if contest is None or contest.attacker is side:
+        return None
+    attacker = contest.attacker
+    if first in contest.origins(attacker):
+        return (
+            f"{origin} was attacked from {first}: blocks leaving {origin} may not use that road or sea border (6.13)"
+        )
+    entered = {e.block for e in contest.entries}
+    pinned = sum(1 for b in g.blocks_at(origin, attacker) if not contest.is_reserve(b))
+    free = [b for b in g.blocks_at(origin, side) if b not in entered and b not in g.state.moved]
+    if len(free) - 1 < pinned:
+        return (
+            f"{pinned} attacking block(s) in {origin} pin as many of your blocks there; "
+            f"you have {len(free)} and only {max(0, len(free) - pinned)} may leave (6.13)"
+        )
+    return None
+
+
+def path_problem(
+    g: "GameLike", side: Side, bid: str, path: tuple[str, ...], *, well_formed: bool = False
+) -> str | None:
+    """Why ``bid`` cannot move along ``path`` now (None when it can). Uses only what ``side`` sees.
+
+    ``well_formed``: the caller built the path from the map (known names, no repeats, two or
+    more places), so those checks are skipped; :func:`block_paths` enumerates that way.
+    """
+    c = g.state.command
+    assert c is not None
+    board = g.board
+    if not well_formed:
+        if len(path) < 2:
+            return "a move needs an origin and at least one destination"
+        for loc in path:
+            if loc not in board.spaces:
+                return f"unknown location {loc!r}"
+        if len(set(path)) != len(path):
+            return "a path may not visit the same location twice"
+    origin = path[0]
+    info = g.info(bid)
+    prob = _activation_problem(g, c, origin)
+    if prob:
+        return prob
+    if c.event in LAND_EVENTS and info.is_navis:
+        return f"{c.event} moves land blocks only, not Navis (E3, E5, E6)"
+    if c.event == "Neptune" and not info.is_navis:
+        return "Neptune moves Navis only (E4)"
+    steps = len(path) - 1
+    dest = path[-1]
+    dest_ctl = g.control(dest, side)
+    attacking = dest_ctl in _HOSTILE
+    if info.is_navis:
+        for a, b in zip(path, path[1:]):
+            e = board.edge_between(a, b)
+            if e is None or e.kind is not EdgeKind.SEA:
+                return f"a Navis moves along sea borders only: {a} and {b} are not joined by one (6.2)"
+        if steps > 2:
+            return "a Navis moves at most two seas or ports (6.2)"
+        if attacking and steps > 1:
+            return f"{dest} is {dest_ctl.value}: a Navis that attacks moves only one sea or port (6.2, M7)"
+        if origin in c.anchors and _navis_left(g, side, origin) <= 1:
+            return f"a Navis must stay in {origin} until the end of the command phase: an amphibious move crossed it (6.3)"
+    else:
+        max_steps = 3 if c.event == "Mercury" else 2
+        for a, b in zip(path, path[1:]):
+            e = board.edge_between(a, b)
+            if e is None or e.kind is EdgeKind.SEA:
+                near = ", ".join(n for n, _ in board.neighbors_by_road(a)) or "no city (an island: move by sea)"
+                return f"no road from {a} to {b}; from {a} you can reach {near} (4.3)"
+        if steps > max_steps:
+            return f"a block moves at most {max_steps} cities" + (" with Mercury (E5)" if c.event == "Mercury" else " (6.1)")
+        if attacking and steps > max_steps - 1:
+            return (
+                f"{dest} is {dest_ctl.value}: a block that moves {steps} cities cannot attack or reinforce"
+                + (" (E5)" if c.event == "Mercury" else " (M2)")
+            )
+    for mid in path[1:-1]:
+        ctl = g.control(mid, side)
+        if ctl in _HOSTILE:
+            return f"{mid} is {ctl.value}: a block entering it must stop there (2.2, M2)"
+    if not info.is_navis:
+        pluto = c.event == "Pluto"
+        for i, (a, b) in enumerate(zip(path, path[1:])):
+            e = board.edge_between(a, b)
+            assert e is not None
+            last = i == steps - 1
+            limit = g.road_limit(e.kind, attacking=attacking and last, pluto=pluto)
+            used = g.state.road_use.get(road_key(side, a, b), 0)
+            if used + 1 > limit:
+                what = {"major": "major road", "minor": "minor road", "strait": "strait"}[e.kind.value]
+                return (
+                    f"the {what} {a}-{b} has carried {used} of your blocks this turn; its limit is {limit}"
+                    + (" when attacking" if attacking and last and e.kind is EdgeKind.STRAIT else "")
+                    + (" with Pluto (E6)" if pluto and attacking and last else " (6.11, M3)")
+                )
+    return _pin_problem(g, side, origin, path[1])
+
+
+def _navis_left(g: "GameLike", side: Side, sea: str) -> int:
+    return sum(1 for b in g.blocks_at(sea, side) if g.info(b).is_navis)
+
+
+def check_move(g: "GameLike", d: Decision, mv: Move) -> None:
+    side = d.side
+    _cmd(g, side)
+    loc = _own_unmoved(g, side, mv.block)
+    if not mv.path or mv.path[0] != loc:
+        raise IllegalChoiceError(f"{g.label(mv.block)} is in {loc}, not {mv.path[0] if mv.path else '?'}", "6.1")
+    prob = path_problem(g, side, mv.block, mv.path)
+    if prob:
+        raise IllegalChoiceError(prob, legal=_reach_hint(g, side, mv.block, block_paths(g, side, mv.block)))
+
+
+def _reach_hint(g: "GameLike", side: Side, bid: str, paths: list[tuple[str, ...]]) -> str:
+    """What would be legal for ``bid`` instead: where its legal paths end (computed in the side's view)."""
+    ends = sorted({p[-1] for p in paths})
+    if not ends:
+        return f"{g.label(bid)} cannot move now"
+    return f"{g.label(bid)} can reach {', '.join(ends)}"
+
+
+def sea_move_problem(g: "GameLike", side: Side, bid: str, path: tuple[str, ...]) -> str | None:
+    c = g.state.command
+    assert c is not None
+    board = g.board
+    info = g.info(bid)
+    if c.event:
+        return f"{c.event} allows one group move; amphibious moves need a command card (6.3)"
+    if info.is_navis:
+        return "Navis move by sea on their own; amphibious moves are for land blocks (6.3)"
+    if not c.amphibious_open:
+        return "amphibious moves must be made before any other move of the turn (6.3, M6)"
+    if c.mp < 1:
+        return "no Move Points left: an amphibious move costs 1 MP per block (6.3)"
+    if len(path) < 3:
+        return "an amphibious move goes port, sea(s), port (6.3)"
+    for loc in path:
+        if loc not in board.spaces:
+            return f"unknown location {loc!r}"
+    origin, dest, seas = path[0], path[-1], path[1:-1]
+    if not board.spaces[origin].is_port:
+        return f"{origin} is not a port (6.3)"
+    if not board.spaces[dest].is_port:
+        return f"{dest} is not a port (6.3)"
+    if dest == origin or len(set(path)) != len(path):
+        return "an amphibious move may not visit the same location twice"
+    for s in seas:
+        if not board.is_sea(s):
+            return f"{s} is not a sea: an amphibious move crosses seas only (6.3)"
+        ctl = g.control(s, side)
+        if ctl is not Control.FRIENDLY:
+            return f"{s} is {ctl.value}: amphibious moves cross Friendly seas only (6.3)"
+    for a, b in zip(path, path[1:]):
+        e = board.edge_between(a, b)
+        if e is None or e.kind is not EdgeKind.SEA:
+            return f"{a} and {b} are not adjacent by sea (6.3)"
+    ctl = g.control(dest, side)
+    if ctl in _HOSTILE:
+        return f"{dest} is {ctl.value}: amphibious moves never go to Enemy or Contested ports (6.3)"
+    return _pin_problem(g, side, origin, path[1])
+
+
+def check_sea_move(g: "GameLike", d: Decision, mv: SeaMove) -> None:
+    side = d.side
+    _cmd(g, side)
+    loc = _own_unmoved(g, side, mv.block)
+    if not mv.path or mv.path[0] != loc:
+        raise IllegalChoiceError(f"{g.label(mv.block)} is in {loc}, not {mv.path[0] if mv.path else '?'}", "6.3")
+    prob = sea_move_problem(g, side, mv.block, mv.path)
+    if prob:
+        raise IllegalChoiceError(prob, legal=_reach_hint(g, side, mv.block, sea_paths(g, side, mv.block)).replace(
+            "can reach", "can reach by sea").replace("cannot move now", "has no amphibious move now"))
+
+
+def check_main(g: "GameLike", d: Decision, ch: MainAttack) -> None:
+    side = d.side
+    _cmd(g, side)
+    contest = g.state.contests.get(ch.location)
+    if contest is None or contest.attacker is not side:
+        attacked = sorted(loc for loc, c in g.state.contests.items() if c.attacker is side)
+        raise IllegalChoiceError(
+            f"you have not attacked {ch.location} this turn",
+            "7.3",
+            f"you attacked {', '.join(attacked)}" if attacked else "you have attacked nothing yet",
+        )
+    if ch.origin not in contest.origins(side):
+        raise IllegalChoiceError(
+            f"none of your blocks entered {ch.location} from {ch.origin}",
+            "7.3",
+            f"they came from {', '.join(contest.origins(side))}",
+        )
+
+
+def check_end(g: "GameLike", d: Decision, ch: EndMoves) -> None:
+    _cmd(g, d.side)
+
+
+# ---- effects -------------------------------------------------------------------
+
+
+def _enter(g: "GameLike", side: Side, bid: str, frm: str, dest: str) -> None:
+    """Place ``bid`` in ``dest``; record an attack or a response when it was held by the enemy."""
+    st = g.state
+    before = g.control(dest, side)
+    g.place(bid, dest)
+    st.moved.add(bid)
+    if before in _HOSTILE:
+        contest = st.contests.get(dest)
+        if contest is None:
+            contest = Contest(attacker=side)
+            st.contests[dest] = contest
+            g.emit("attack", Audience.ALL, f"{side} attacks {dest}", side=side.value, loc=dest)
+        contest.entries.append(Entry(side, frm, bid))
+
+
+def do_move(g: "GameLike", d: Decision, mv: Move) -> None:
+    st = g.state
+    c = st.command
+    assert c is not None
+    side, bid, path = d.side, mv.block, mv.path
+    origin = path[0]
+    if origin not in c.activated:
+        c.activated.append(origin)
+        c.mp -= 1
+    c.amphibious_open = False
+    if not g.info(bid).is_navis:
+        for a, b in zip(path, path[1:]):
+            k = road_key(side, a, b)
+            st.road_use[k] = st.road_use.get(k, 0) + 1
+    _enter(g, side, bid, path[-2], path[-1])
+    at_sea = any(g.board.is_sea(p) for p in path)
+    g.emit_split(
+        "move",
+        side,
+        f"{g.label(bid)}: {' -> '.join(path)}",
+        f"{side}: a {'Navis' if at_sea else 'block'} moves {' -> '.join(path)}",
+        {"side": side.value, "block": bid, "path": list(path)},
+        {"side": side.value, "path": list(path), "navis": at_sea},
+    )
+
+
+def do_sea_move(g: "GameLike", d: Decision, mv: SeaMove) -> None:
+    st = g.state
+    c = st.command
+    assert c is not None
+    side, bid, path = d.side, mv.block, mv.path
+    c.mp -= 1
+    for s in path[1:-1]:
+        if s not in c.anchors:
+            c.anchors.append(s)
+    g.place(bid, path[-1])
+    st.moved.add(bid)
+    g.emit_split(
+        "sea-move",
+        side,
+        f"{g.label(bid)} by sea: {' -> '.join(path)}",
+        f"{side}: a block moves by sea {path[0]} -> {path[-1]}",
+        {"side": side.value, "block": bid, "path": list(path)},
+        {"side": side.value, "path": [path[0], path[-1]]},
+    )
+
+
+def do_main(g: "GameLike", d: Decision, ch: MainAttack) -> None:
+    contest = g.state.contests[ch.location]
+    contest.main[d.side] = ch.origin
+    g.emit(
+        "main-attack",
+        Audience.ALL,
+        f"{d.side}'s main attack on {ch.location} comes from {ch.origin}",
+        side=d.side.value,
+        loc=ch.location,
+        origin=ch.origin,
+    )
+
+
+def do_end(g: "GameLike", d: Decision, ch: EndMoves) -> None:
+    c = g.state.command
+    assert c is not None
+    for loc, contest in sorted(g.state.contests.items()):
+        if contest.attacker is d.side:
+            origins = contest.origins(d.side)
+            main = contest.main_origin(d.side)
+            n_main = sum(1 for e in contest.entries if e.side is d.side and e.frm == main)
+            g.emit(
+                "attack-summary",
+                Audience.ALL,
+                f"{d.side} attacks {loc}: {n_main} block(s) from {main} (main attack)"
+                + "".join(
+                    f", {sum(1 for e in contest.entries if e.side is d.side and e.frm == o)} from {o} (reserves)"
+                    for o in origins
+                    if o != main
+                ),
+                loc=loc,
+                side=d.side.value,
+                main=main,
+                pinned=n_main,
+            )
+    if c.event in ("Mars", "Neptune"):
+        c.stage = CommandStage.SURPRISE
+    elif c.event:
+        finish_command(g)
+    else:
+        c.stage = CommandStage.LEVIES
+
+
+# ---- legal choices -------------------------------------------------------------
+
+
+def block_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
+    """Every legal path for ``bid`` now (empty when it cannot move)."""
+    c = g.state.command
+    b = g.state.blocks.get(bid)
+    if c is None or b is None or b.loc is None or b.side is not side or bid in g.state.moved:
+        return []
+    info = g.info(bid)
+    origin = b.loc
+    if _activation_problem(g, c, origin):
+        return []
+    # What :func:`path_problem` checks that does not depend on the path: when it fails, no path is legal.
+    if (c.event in LAND_EVENTS and info.is_navis) or (c.event == "Neptune" and not info.is_navis):
+        return []
+    if info.is_navis and origin in c.anchors and _navis_left(g, side, origin) <= 1:
+        return []
+    max_steps = 2 if info.is_navis else (3 if c.event == "Mercury" else 2)
+    out: list[tuple[str, ...]] = []
+    board = g.board
+    pluto = c.event == "Pluto"
+    road_use = g.state.road_use
+    pins: dict[str, bool] = {}  # first step -> whether pinning allows it
+
+    def nexts(loc: str) -> list[str]:
+        if info.is_navis:
+            return [e.other(loc) for e in board.sea_edges[loc]]
+        return [e.other(loc) for e in board.roads[loc]]
+
+    def edge_fits(a: str, b: str, attacking: bool) -> bool:
+        """The checks of :func:`path_problem` on one edge of the path."""
+        e = board.edge_between(a, b)
+        if info.is_navis:
+            return e is not None and e.kind is EdgeKind.SEA
+        if e is None or e.kind is EdgeKind.SEA:
+            return False
+        return road_use.get(road_key(side, a, b), 0) + 1 <= g.road_limit(e.kind, attacking=attacking, pluto=pluto)
+
+    # Each path is checked as it grows: ``sound`` says every edge of the path so far passes
+    # as an edge that is not the last of an attack (the checks of a longer path through it).
+    # The result is the paths for which ``path_problem(..., well_formed=True)`` is None.
+    stack: list[tuple[tuple[str, ...], bool]] = [((origin,), True)]
+    while stack:
+        p, sound = stack.pop()
+        for n in nexts(p[-1]):
+            if n in p:
+                continue
+            q = p + (n,)
+            steps = len(q) - 1
+            ctl = g.control(n, side)
+            attacking = ctl in _HOSTILE
+            too_far = attacking and steps > (1 if info.is_navis else max_steps - 1)
+            if sound and not too_far and edge_fits(p[-1], n, attacking):
+                first = q[1]
+                if first not in pins:
+                    pins[first] = _pin_problem(g, side, origin, first) is None
+                if pins[first]:
+                    out.append(q)
+            if steps < max_steps and ctl in _OPEN:
+                stack.append((q, sound and edge_fits(p[-1], n, False)))
+    return sorted(out)
+
+
+def sea_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
+    """Every legal amphibious path for ``bid`` now."""
+    c = g.state.command
+    b = g.state.blocks.get(bid)
+    if c is None or b is None or b.loc is None or b.side is not side or bid in g.state.moved:
+        return []
+    if c.event or not c.amphibious_open or c.mp < 1 or g.info(bid).is_navis:
+        return []
+    board = g.board
+    origin = b.loc
+    if not board.spaces[origin].is_port:
+        return []
+    out: list[tuple[str, ...]] = []
+    stack: list[tuple[str, ...]] = [(origin, s) for s in board.seas_of(origin) if g.control(s, side) is Control.FRIENDLY]
+    while stack:
+        p = stack.pop()
+        sea = p[-1]
+        for port in board.ports_of(sea):
+            q = p + (port,)
+            if port != origin and sea_move_problem(g, side, bid, q) is None:
+                out.append(q)
+        for s in board.seas_of(sea):
+            if s not in p and g.control(s, side) is Control.FRIENDLY:
+                stack.append(p + (s,))
+    return sorted(out)
+
+
+def movable_blocks(g: "GameLike", side: Side) -> list[str]:
+    c = g.state.command
+    if c is None:
+        return []
+    out = []
+    for bid in g.on_map(side):
+        if bid in g.state.moved:
+            continue
+        loc = g.state.blocks[bid].loc
+        assert loc is not None
+        if _activation_problem(g, c, loc) is None:
+            out.append(bid)
+    return out
+
+
+def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
+    side = d.side
+    c = g.state.command
+    if c is None or c.side is not side:
+        return
+    yield EndMoves()
+    for loc, contest in sorted(g.state.contests.items()):
+        if contest.attacker is side:
+            for o in contest.origins(side):
+                yield MainAttack(loc, o)
+    for bid in movable_blocks(g, side):
+        for p in sea_paths(g, side, bid):
+            yield SeaMove(bid, p)
+        for p in block_paths(g, side, bid):
+            yield Move(bid, p)
+
+
+_CHECK: dict[type, Callable[["GameLike", Decision, Any], None]] = {
+    Move: check_move,
+    SeaMove: check_sea_move,
+    MainAttack: check_main,
+    EndMoves: check_end,
+}
+_DO: dict[type, Callable[["GameLike", Decision, Any], None]] = {
+    Move: do_move,
+    SeaMove: do_sea_move,
+    MainAttack: do_main,
+    EndMoves: do_end,
+}
+
+
+def _check(g: "GameLike", d: Decision, ch: Choice) -> None:
+    _CHECK[type(ch)](g, d, ch)
+
+
+def _do(g: "GameLike", d: Decision, ch: Choice) -> None:
+    _DO[type(ch)](g, d, ch)
+
+
+HANDLERS = {DecisionKind.MOVES: ((Move, SeaMove, MainAttack, EndMoves), _check, _do)}

@@ -1,0 +1,204 @@
+"""Play-by-email steps over the engine: what each side must send, checking a
+submission, and resolving a step with orders, standing plans and published defaults.
+
+A :class:`Session` is the whole adjudication state of one game (the engine
+position, options, the step number, sealed submissions waiting for the other
+side, standing battle plans and winter orders). It is pure and JSON-serialisable;
+the store persists it after every change.
+
+Step kinds (DESIGN "The turn cycle as steps"): deployment, year start (discard +
+play), card, command (one side), battles (both: plans, Player 1 also the order of
+battles), battle (option ``battles=interactive``: one open battle decision),
+winter (sides with a forced choice). Anything the orders and plans leave open is
+taken by a published default (RULINGS P2; :data:`DEFAULTS`), named in the
+side's report as an event of kind ``default``.
+"""
+
+from __future__ import annotations
+
+from pbem.core.events import Event
+from pbem.core.orders import SubmissionRejected
+from pbem.core.rng import KeyedStream
+from pbem.errors import PbemError
+from pbem.games.caesar.orders.checking import Checker
+from pbem.games.caesar.orders.hints import order_templates
+from pbem.games.caesar.orders.language import (
+    OrderError,
+    OrderLine,
+    parse_order,
+    parse_orders,
+)
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.choices import (
+    Audience,
+    DecisionKind,
+)
+from pbem.games.caesar.rules.state import Phase
+from pbem.games.caesar.steps.adjudicate import Runner
+from pbem.games.caesar.steps.stepdefs import (
+    DEFAULTS,
+    BattleMode,
+    Settings,
+    Step,
+    StepKind,
+    StepState,
+    describe_decision,
+)
+
+__all__ = [
+    "DEFAULTS",
+    "BattleMode",
+    "Session",
+    "Settings",
+    "Step",
+    "StepKind",
+    "SubmissionRejected",
+    "describe_decision",
+    "order_templates",
+    "winter_choosers",
+]
+
+
+class Session(StepState):
+    """The adjudication state of one game, with the steps' procedure (``StepState`` holds its data)."""
+
+    def attach_secret(self, secret: bytes | None) -> None:
+        """Give a keyed game's stream its secret (see :class:`pbem.core.rng.KeyedStream`)."""
+        rng = self.game.state.rng
+        if isinstance(rng, KeyedStream):
+            rng.attach(secret)
+
+
+    def step(self) -> Step:
+        g = self.game
+        st = g.state
+        pend = g.pending()
+        n = self.step_no
+        when = f"{st.year}, turn {st.turn}"
+        if st.phase is Phase.OVER or not pend:
+            return Step(n, StepKind.OVER, (), False, "the game is over")
+        kind = pend[0].kind
+        if kind is DecisionKind.DEPLOY:
+            return Step(n, StepKind.DEPLOYMENT, tuple(Side), True, "free deployment (5.3)")
+        if kind is DecisionKind.DISCARD:
+            return Step(n, StepKind.YEAR_START, tuple(Side), True, f"Year {st.year} starts: discard 1 card and play 1 card")
+        if kind is DecisionKind.PLAY:
+            return Step(n, StepKind.CARD, tuple(Side), True, f"{when}: play 1 card")
+        if kind in (DecisionKind.EVENT_TARGET, DecisionKind.MOVES, DecisionKind.SURPRISE, DecisionKind.LEVIES):
+            side = pend[0].side
+            role = "Player 1" if side is st.player1 else "Player 2"
+            c = st.command
+            what = f"the {c.event} event" if c and c.event else f"{c.mp if c else 0} Moves, then {c.lp if c else 0} Levies"
+            return Step(n, StepKind.COMMAND, (side,), False, f"{when}: command of {side} ({role}): {what}")
+        if kind in (DecisionKind.BATTLE_ORDER, DecisionKind.BATTLE_TURN, DecisionKind.HIT, DecisionKind.REGROUP):
+            if self.collected.get("battles") != self._turn_key():
+                locs = sorted(st.contests)
+                return Step(n, StepKind.BATTLES, tuple(Side), True, f"{when}: battle plans for {', '.join(locs)}")
+            d = pend[0]
+            return Step(n, StepKind.BATTLE, (d.side,), False, f"{when}: {describe_decision(g, d)}", d)
+        # winter
+        if self.collected.get("winter") != str(st.year):
+            awaiting = winter_choosers(self)
+            return Step(n, StepKind.WINTER, awaiting, True, f"winter of {st.year}: Navis to port, supply, disbands")
+        return Step(n, StepKind.OVER, (), False, "winter is being resolved")
+
+    # ---- checking ---------------------------------------------------------
+    def check(self, side: Side, text: str) -> list[OrderLine]:
+        """Parse and check a submission for the current step; raises :class:`SubmissionRejected`."""
+        lines, errors = parse_orders(text, side, self.game.board)
+        step = self.step()
+        if not step.awaits(side):
+            who = ", ".join(s.value for s in step.awaiting) or "nobody"
+            raise SubmissionRejected(
+                [OrderError(0, "", f"step {step.number} ({step.title}) waits for {who}, not {side}")]
+            )
+        found = Checker(self, side, step).run(lines, unparsed=errors)
+        if errors:
+            # whole-submission complaints ("no play line") may just be a line that did not parse
+            found = [e for e in found if e.lineno]
+        errors = sorted(errors + found, key=lambda e: e.lineno)
+        if errors:
+            raise SubmissionRejected(errors)
+        return lines
+
+    # ---- submitting and resolving -----------------------------------------
+    def submit(self, side: Side, text: str, entropy: str = "") -> list[Event]:
+        """Accept a submission for the current step (a revision replaces the earlier one);
+        resolve the step when everything awaited is in. Returns the events (empty when waiting).
+        ``entropy`` (the submission's hash) keys the draws of the step in a keyed game."""
+        lines = self.check(side, text)
+        self.sealed[side] = [str(ln.order) for ln in lines]
+        if entropy:
+            self.entropy[side] = entropy
+        else:
+            self.entropy.pop(side, None)
+        step = self.step()
+        if all(s in self.sealed for s in step.awaiting):
+            return self.resolve()
+        return []
+
+    def resolve(self, *, deadline: bool = False) -> list[Event]:
+        """Resolve the current step with what is in; missing sides get defaults (after a deadline)."""
+        step = self.step()
+        if step.kind is StepKind.OVER:
+            return []
+        missing = [s for s in step.awaiting if s not in self.sealed]
+        if missing and not deadline:
+            raise PbemError(f"step {step.number} still waits for {', '.join(s.value for s in missing)}")
+        events: list[Event] = []
+        if missing:
+            events.append(
+                Event(
+                    "deadline",
+                    Audience.ALL,
+                    f"Step {step.number}: the deadline passed without orders from {', '.join(s.value for s in missing)}; defaults apply",
+                    {"step": step.number, "missing": [s.value for s in missing]},
+                )
+            )
+        subs = {s: [parse_order(t, s, self.game.board) for t in self.sealed.get(s, [])] for s in Side}
+        rng = self.game.state.rng
+        if isinstance(rng, KeyedStream):  # this step's draws: keyed by the submissions that closed it
+            rng = self.game.state.rng = rng.for_step(
+                step.number, [f"{s.value}:{self.entropy[s]}" for s in Side if s in self.entropy])
+        self.sealed = {}
+        self.entropy = {}
+        runner = Runner(self, events)
+        runner.apply_step(step, subs, missing)
+        runner.settle()
+        self.step_no += 1
+        if isinstance(rng, KeyedStream) and rng.secret is not None and self.step().kind is StepKind.OVER:
+            events.append(reveal_event(rng))
+        return events
+
+
+def reveal_event(rng: KeyedStream) -> Event:
+    """The end of a keyed game: its secret, for everyone to check every draw."""
+    assert rng.secret is not None
+    return Event(
+        "secret",
+        Audience.ALL,
+        f"The game is over, so its secret is revealed: {rng.secret.hex()}. Its SHA-256 is the commitment "
+        f"{rng.commitment} shown in every report; with both sides' submissions it recomputes every die "
+        "and deal (`pbem audit check`).",
+        {"secret": rng.secret.hex(), "commitment": rng.commitment},
+    )
+
+
+
+def winter_choosers(session: Session) -> tuple[Side, ...]:
+    """Sides that meet a real choice in this winter (Navis with two ports, surplus blocks)."""
+    trial = session.copy()
+    trial.collected["winter"] = str(trial.game.state.year)
+    seen: set[Side] = set()
+    g = trial.game
+    for _ in range(500):
+        pend = g.pending()
+        if not pend or g.state.phase is not Phase.WINTER:
+            break
+        d = pend[0]
+        if d.kind in (DecisionKind.WINTER_NAVIS, DecisionKind.WINTER_SUPPLY):
+            seen.add(d.side)
+        if d.kind is DecisionKind.WINTER_DISBAND:
+            break
+        g.apply(d.side, Runner(trial, []).answer(d, {}))
+    return tuple(s for s in Side if s in seen)

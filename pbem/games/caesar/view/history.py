@@ -1,0 +1,364 @@
+"""What happened, as one viewer may see it: grouped events, battles round by round, "last seen".
+
+Everything here is built from the events whose audience the viewer may see
+(:meth:`~pbem.games.caesar.rules.choices.Audience.sees`), never from the position.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from pbem.core.events import Event
+from pbem.games.caesar.rules.board import Board, Side, short_name
+from pbem.games.caesar.rules.choices import Audience
+from pbem.games.caesar.view.viewmodel import (
+    BattleView,
+    Entry,
+    Line,
+    RoundView,
+    Sighting,
+    block_order,
+    name_for,
+    roman,
+)
+
+# ---- events ----------------------------------------------------------------------
+
+
+def visible_events(log: Sequence[Event], viewer: Side | None) -> list[tuple[int, Event]]:
+    """The events ``viewer`` may see, with their index in the log.
+
+    The moderator sees every event; of an owner's version and the opponent's
+    redacted copy (``Game.emit_split``) he is shown the owner's only.
+    """
+    out = []
+    for i, e in enumerate(log):
+        if not e.visible_to(viewer.value if viewer is not None else None):
+            continue
+        if viewer is None and _is_redacted_copy(e):
+            continue
+        out.append((i, e))
+    return out
+
+
+def _is_redacted_copy(e: Event) -> bool:
+    side = e.data.get("side")
+    return e.audience in (Audience.CAESAR.value, Audience.POMPEY.value) and isinstance(side, str) and side != e.audience
+
+
+_BATTLE_KINDS = frozenset(
+    {"round", "fire", "hit", "pass", "retreat", "no-retreat", "eliminated", "killed", "cleopatra",
+     "reserves", "disrupted", "swap", "battle-end", "regroup"}
+)
+_GROUPED = frozenset({"move", "sea-move", "navis-port", "regroup", "levy", "levy-step", "disband"})
+ELIMINATIONS = frozenset({"eliminated", "killed", "navis-disbanded"})
+# progress notices that say nothing a report does not show better
+_SKIPPED = frozenset({"sealed", "default"})
+
+
+class _Clock:
+    """Year and game turn as the log goes by (from public events)."""
+
+    def __init__(self, year: int) -> None:
+        self.year = year
+        self.turn = 1
+
+    def see(self, e: Event) -> None:
+        if e.kind == "year":
+            self.year, self.turn = int(e.data.get("year", self.year)), 1
+        elif e.kind == "reveal":
+            self.year = int(e.data.get("year", self.year))
+            self.turn = int(e.data.get("turn", self.turn))
+
+
+def _suffix(text: str) -> str:
+    """A trailing ``(why)`` of an event text: ``"(winter supply: Genua supports 3)"``."""
+    m = re.search(r"\(([^()]*)\)$", text)
+    return m.group(0) if m else ""
+
+
+def _group_key(e: Event) -> tuple[Any, ...]:
+    d = e.data
+    where = tuple(d.get("path") or ()) or (d.get("loc"),)
+    return (e.kind, d.get("side"), where, "block" in d, bool(d.get("navis")), _suffix(e.text))
+
+
+def _grouped_text(board: Board, run: Sequence[Event], tag_side: bool) -> str:
+    """One line for a run of like events: ``Pompey: 3 blocks move Genua -> Roma``.
+
+    ``tag_side`` names the side before an owner's version (the moderator sees
+    both sides' own versions).
+    """
+    first = run[0]
+    d = first.data
+    side = str(d.get("side", ""))
+    n = len(run)
+    one = n == 1
+    path_list = [str(p) for p in d.get("path") or ()]
+    path = " -> ".join(path_list)
+    start, end = (path_list[0], path_list[-1]) if path_list else ("", "")
+    loc = str(d.get("loc", ""))
+    why = _suffix(first.text)
+    why = f" {why}" if why else ""
+    if "block" in d:
+        owner = Side(side) if side in (s.value for s in Side) else None
+        names = []
+        for e in run:
+            bid = str(e.data["block"])
+            nm = name_for(board, bid, owner) if owner is not None and bid in board.blocks else bid
+            if "strength" in e.data:
+                nm += f" ({'now ' if first.kind == 'levy-step' else ''}{roman(int(e.data['strength']))})"
+            names.append(nm)
+        what = ", ".join(names)
+        pre = f"{side} " if tag_side else ""
+        own = {
+            "move": f"{pre}{what}: {path}",
+            "sea-move": f"{pre}{what} by sea: {path}",
+            "navis-port": f"{pre}{what} {'winters' if one else 'winter'} in {end} (from {start})",
+            "regroup": f"{pre}{what} {'regroups' if one else 'regroup'} {path}",
+            "levy": f"{side} levies {what} at {loc}",
+            "levy-step": f"{side} adds {'a step' if one else 'steps'} at {loc}: {what}",
+            "disband": f"{side} disbands {what} at {loc}{why}",
+        }
+        return own.get(first.kind) or "; ".join(e.text for e in run)
+    navis = bool(d.get("navis")) or first.kind == "navis-port"
+    unit = ("a Navis" if navis else "a block") if one else (f"{n} Navis" if navis else f"{n} blocks")
+    s_ = "s" if one else ""
+    enemy = {
+        "move": f"{side}: {unit} move{s_} {path}",
+        "sea-move": f"{side}: {unit} move{s_} by sea {path}",
+        "navis-port": f"{side}: {unit} {'goes' if one else 'go'} from {start} to {end}",
+        "regroup": f"{side}: {unit} regroup{s_} {path}",
+        "levy": f"{side} levies {'a new block' if one else f'{n} new blocks'} at {loc}",
+        "levy-step": f"{side} adds {'a step to a block' if one else f'{n} steps to blocks'} at {loc}",
+        "disband": f"{side} disbands {unit} at {loc}{why}",
+    }
+    return enemy.get(first.kind) or "; ".join(e.text for e in run)
+
+
+def _line(e: Event) -> Line:
+    if e.kind == "fire" and e.data.get("dice"):
+        combat = str(e.data.get("combat", ""))
+        fire = int(combat[1:]) if combat[1:].isdigit() else 0
+        text = e.text.split(": ")[0] if " fires: " in e.text else e.text
+        return Line("fire", text, tuple(int(x) for x in e.data["dice"]), int(e.data.get("hits", 0)), fire)
+    return Line(e.kind, e.text)
+
+
+def _opening(e: Event) -> tuple[str, ...]:
+    attacker = str(e.data.get("attacker", ""))
+    reserves = e.data.get("reserves", {}) or {}
+    sides = [attacker] + [s.value for s in Side if s.value != attacker]
+    out = []
+    for s in sides:
+        shown = [f"{r['name']} {roman(int(r['strength']))}" for r in e.data.get("revealed", ()) if r.get("side") == s]
+        n_res = int(reserves.get(s, 0))
+        role = "attacking" if s == attacker else "defending"
+        text = f"{s} ({role}): {', '.join(shown) or 'none'}"
+        if n_res:
+            text += f"; {n_res} in reserve"
+        out.append(text)
+    return tuple(out)
+
+
+class _BattleBuilder:
+    def __init__(self, loc: str, attacker: str, surprise: bool, continued: bool, opening: tuple[str, ...], rnd: int) -> None:
+        self.loc, self.attacker, self.surprise, self.continued, self.opening = loc, attacker, surprise, continued, opening
+        self.rounds: list[tuple[int, list[Line]]] = []
+        self.outcome: list[Line] = []
+        self.ended = False
+        if continued:
+            self.rounds.append((rnd, []))
+
+    def add(self, e: Event) -> None:
+        if e.kind == "round":
+            self.rounds.append((int(e.data.get("round", 0)), []))
+        elif e.kind == "battle-end":
+            self.ended = True
+            self.outcome.append(_line(e))
+        elif self.ended:
+            self.outcome.append(_line(e))
+        else:
+            if not self.rounds:
+                self.rounds.append((0, []))
+            self.rounds[-1][1].append(_line(e))
+
+    def build(self) -> BattleView:
+        rounds = tuple(RoundView(n, tuple(lines)) for n, lines in self.rounds)
+        return BattleView(self.loc, self.attacker, self.surprise, self.continued, self.opening, rounds, tuple(self.outcome))
+
+
+def _belongs(b: _BattleBuilder, e: Event) -> bool:
+    if e.kind not in _BATTLE_KINDS:
+        return False
+    if e.kind == "regroup":
+        return b.ended and tuple(e.data.get("path") or ("",))[0] == b.loc
+    loc = e.data.get("loc")
+    return loc is None or loc == b.loc
+
+
+def _battle_context(visible: Sequence[tuple[int, Event]], since: int, loc: str) -> tuple[str, bool, int]:
+    """Attacker, surprise and round of a battle already under way before ``since``."""
+    attacker, surprise, rnd = "", False, 0
+    for i, e in visible:
+        if i >= since:
+            break
+        if e.data.get("loc") != loc:
+            continue
+        if e.kind == "battle":
+            attacker, surprise, rnd = str(e.data.get("attacker", "")), bool(e.data.get("surprise")), 1
+        elif e.kind == "round":
+            rnd = int(e.data.get("round", rnd))
+        elif e.kind == "swap":
+            attacker = ""
+    return attacker, surprise, rnd
+
+
+def happened(board: Board, visible: Sequence[tuple[int, Event]], since: int, tag_side: bool) -> tuple[Entry, ...]:
+    out: list[Entry] = []
+    battle: _BattleBuilder | None = None
+    run: list[Event] = []
+
+    def flush_run() -> None:
+        if run:
+            out.append(Entry("line", _grouped_text(board, run, tag_side)))
+            run.clear()
+
+    def flush_battle() -> None:
+        nonlocal battle
+        if battle is not None:
+            out.append(Entry("battle", battle=battle.build()))
+            battle = None
+
+    for i, e in visible:
+        if i < since or e.kind in _SKIPPED:
+            continue
+        if battle is not None and _belongs(battle, e):
+            battle.add(e)
+            continue
+        if battle is None and e.kind in _BATTLE_KINDS - {"eliminated", "killed", "cleopatra", "regroup"} and e.data.get("loc"):
+            flush_run()
+            loc = str(e.data["loc"])
+            attacker, surprise, rnd = _battle_context(visible, since, loc)
+            battle = _BattleBuilder(loc, attacker, surprise, True, (), rnd if e.kind != "round" else 0)
+            if e.kind == "round":
+                battle.rounds.clear()
+            battle.add(e)
+            continue
+        flush_battle()
+        if e.kind in _GROUPED:
+            if run and _group_key(run[-1]) != _group_key(e):
+                flush_run()
+            run.append(e)
+            continue
+        flush_run()
+        if e.kind == "battle":
+            battle = _BattleBuilder(
+                str(e.data.get("loc", "")), str(e.data.get("attacker", "")), bool(e.data.get("surprise")), False,
+                _opening(e), 1,
+            )
+        elif e.kind == "reveal":
+            out.append(Entry("heading", f"Game turn {e.data.get('turn')} of {e.data.get('year')}"))
+            out.append(Entry("line", e.text.split(": ", 1)[-1]))
+        elif e.kind == "year":
+            out.append(Entry("heading", f"Year {e.data.get('year')}"))
+            out.append(Entry("line", e.text))
+        elif e.kind == "winter":
+            out.append(Entry("heading", e.text))
+        elif e.kind == "battle-phase":
+            out.append(Entry("heading", "Battles"))
+            out.append(Entry("line", e.text))
+        else:
+            out.append(Entry("line", e.text))
+    flush_battle()
+    flush_run()
+    return tuple(out)
+
+
+# ---- "last seen" memory ----------------------------------------------------------
+
+
+@dataclass
+class _Seen:
+    side: str
+    name: str
+    strength: int
+    location: str
+    year: int
+    turn: int
+    status: str
+
+
+def sightings(board: Board, visible: Sequence[tuple[int, Event]], viewer: Side | None) -> tuple[Sighting, ...]:
+    """The latest strength and place of every enemy block the viewer saw revealed."""
+    if viewer is None:
+        return ()
+    seen: dict[str, _Seen] = {}
+    clock = _Clock(board.setup_year)
+    last_reserves: list[str] = []
+
+    def note(bid: str, *, side: str | None = None, name: str | None = None, strength: int | None = None,
+             loc: str | None = None, status: str = "seen") -> None:
+        if bid not in board.blocks:
+            return
+        info = board.blocks[bid]
+        prev = seen.get(bid)
+        s = _Seen(
+            side=side or (prev.side if prev else info.side.value),
+            name=name or (prev.name if prev else info.name),
+            strength=strength if strength is not None else (prev.strength if prev else 0),
+            location=loc or (prev.location if prev else ""),
+            year=clock.year,
+            turn=clock.turn,
+            status=status,
+        )
+        seen[bid] = s
+
+    for _, e in visible:
+        clock.see(e)
+        d = e.data
+        bid = str(d.get("block", ""))
+        loc = d.get("loc")
+        if e.kind in ("battle", "reserves"):
+            if e.kind == "reserves":
+                last_reserves = [str(r["block"]) for r in d.get("revealed", ())]
+            for r in d.get("revealed", ()):
+                note(str(r["block"]), side=str(r["side"]), name=str(r["name"]), strength=int(r["strength"]), loc=loc)
+        elif e.kind == "disrupted":
+            for b in last_reserves:
+                p = seen.get(b)
+                if p is not None and p.side == d.get("side") and p.status == "seen" and b in board.blocks:
+                    note(b, strength=board.blocks[b].step_down(p.strength) or p.strength)
+        elif e.kind == "fire" and bid:
+            note(bid, side=str(d.get("side") or "") or None, strength=len(d.get("dice", ())) or None, loc=loc)
+        elif e.kind == "hit" and bid:
+            note(bid, strength=int(d["strength"]), loc=loc)
+        elif e.kind in ("pass", "no-retreat") and bid:
+            note(bid, loc=loc)
+        elif e.kind == "retreat" and bid:
+            note(bid, loc=str(d.get("to") or loc or ""))
+        elif e.kind == "jupiter" and bid:
+            note(bid, strength=int(d["strength"]), loc=loc)
+        elif e.kind == "step-lost" and bid:
+            p = seen.get(bid)
+            if p is not None and bid in board.blocks:
+                note(bid, strength=board.blocks[bid].step_down(p.strength) or p.strength)
+        elif e.kind == "defection" and bid:
+            note(bid, side=str(d.get("side")), loc=str(d.get("to") or "") or None)
+        elif e.kind in ("eliminated", "navis-disbanded") and bid:
+            note(bid, side=str(d.get("side") or "") or None, loc=loc, status="eliminated")
+        elif e.kind == "killed" and bid:
+            note(bid, side=str(d.get("side") or "") or None, loc=loc, status="killed")
+        elif e.kind == "cleopatra" and "Cleopatra" in seen:
+            seen["Cleopatra"].side = str(d.get("side"))
+    out = []
+    for bid in sorted(seen, key=lambda b: block_order(board.blocks[b])):
+        s = seen[bid]
+        if s.side == viewer.value:
+            continue  # a block that is (now) the viewer's own
+        info = board.blocks[bid]
+        out.append(Sighting(s.side, s.name, short_name(info) if s.name == info.name else s.name, s.strength,
+                            roman(s.strength), s.location, s.year, s.turn, s.status))
+    return tuple(out)

@@ -1,0 +1,316 @@
+"""What one side may see of a game: the only object a report template receives.
+
+:func:`build_view` turns a :class:`~pbem.games.caesar.rules.game.Game` and its event log
+into a :class:`View`, a tree of frozen dataclasses holding plain values
+(``str``, ``int``, ``bool``, tuples). Templates never see the game itself, so
+nothing hidden can reach a report through them (DESIGN, "Hidden information
+and reports"; RULINGS P1).
+
+How the enemy part is made, and why it cannot leak:
+
+* the viewer's own blocks (identity and strength) come from the position,
+  selected by owner in :func:`_own_blocks`;
+* enemy blocks on the map are *numbers*: :func:`_enemy_counts` returns only an
+  ``int`` per location, and a sea holds only Navis (:func:`_at_sea`);
+* Cleopatra's blue block is public where she stands and whose she is
+  (:func:`_cleopatra`); her strength only when she is the viewer's;
+* everything else about the enemy (battle reveals, eliminations, Jupiter's
+  draw, dice) comes from events whose audience the viewer may see
+  (:meth:`Audience.sees`): played cards, what happened, the "last seen" list.
+
+The moderator (``viewer=None``) sees every block with identity and strength.
+Pure: no I/O, deterministic (everything sorted or kept in log order).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from pbem.core.events import Event
+from pbem.core.rng import KeyedStream, Rng
+from pbem.games.caesar.rules.board import Side, short_name
+from pbem.games.caesar.rules.cards import card_sort_key
+from pbem.games.caesar.rules.game import Game
+from pbem.games.caesar.rules.state import BlockStatus, Phase
+from pbem.games.caesar.view.history import ELIMINATIONS, happened, sightings, visible_events
+from pbem.games.caesar.view.viewmodel import (
+    MODERATOR,
+    BattleView,
+    BlockView,
+    CleopatraView,
+    Entry,
+    Forces,
+    HandView,
+    Line,
+    LocationView,
+    NextStep,
+    PlayedCard,
+    PlayedView,
+    RoundView,
+    Score,
+    Sighting,
+    View,
+    block_order,
+    name_for,
+    roman,
+)
+
+__all__ = [
+    "BattleView",
+    "BlockView",
+    "CleopatraView",
+    "Entry",
+    "Forces",
+    "HandView",
+    "Line",
+    "LocationView",
+    "NextStep",
+    "PlayedCard",
+    "PlayedView",
+    "RoundView",
+    "Score",
+    "Sighting",
+    "View",
+    "build_view",
+    "roman",
+]
+
+
+# ---- public facts of the position ---------------------------------------------
+#
+# The enemy part of a player's view is built from these functions only. Each
+# returns counts, locations or side names, never an enemy block's id, name or
+# strength.
+
+
+def _enemy_counts(game: Game, side: Side) -> dict[str, int]:
+    """How many enemy blocks stand at each location (Cleopatra excluded): ints only."""
+    return {loc: n for loc, n in _side_counts(game, side.enemy).items() if n}
+
+
+def _side_counts(game: Game, side: Side) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for loc in sorted(game.board.spaces):
+        n = sum(1 for bid in game.blocks_at(loc, side) if bid != "Cleopatra")
+        if n:
+            out[loc] = n
+    return out
+
+
+def _at_sea(game: Game, loc: str) -> bool:
+    """Blocks at sea are Navis (P1): whether ``loc`` is a sea is all the view needs."""
+    return game.board.is_sea(loc)
+
+
+def _cleopatra(game: Game) -> tuple[str | None, Side]:
+    """Where the blue block stands and whose it is (both public)."""
+    b = game.state.blocks["Cleopatra"]
+    return (b.loc if b.status is BlockStatus.MAP else None), b.side
+
+
+def _dead_leaders(game: Game) -> dict[Side, int]:
+    """Leaders killed per original side (announced to both, 7.51)."""
+    out = {s: 0 for s in Side}
+    for bid, b in sorted(game.state.blocks.items()):
+        if b.status is BlockStatus.DEAD:
+            out[game.board.blocks[bid].side] += 1
+    return out
+
+
+def _holder(counts: Mapping[Side, int]) -> str:
+    present = [s for s in Side if counts.get(s, 0)]
+    if len(present) == 2:
+        return "contested"
+    return present[0].value if present else ""
+
+
+def _scores(game: Game, occupancy: Mapping[str, Mapping[Side, int]]) -> tuple[Score, ...]:
+    """VP from Friendly cities and killed enemy leaders (W2): public facts only."""
+    vp = {s: 0 for s in Side}
+    for loc, counts in sorted(occupancy.items()):
+        holder = _holder(counts)
+        if holder in (Side.CAESAR.value, Side.POMPEY.value):
+            vp[Side(holder)] += game.board.spaces[loc].vp
+    dead = _dead_leaders(game)
+    for s in Side:
+        vp[s] += dead[s.enemy]
+    return tuple(Score(s.value, vp[s]) for s in Side)
+
+
+# ---- the viewer's own blocks ---------------------------------------------------
+
+def _own_blocks(game: Game, side: Side) -> dict[str, tuple[BlockView, ...]]:
+    """``side``'s blocks per location with identity and strength (for that side only)."""
+    per: dict[str, list[tuple[tuple[int, str, int, str], BlockView]]] = {}
+    for bid, b in sorted(game.state.blocks.items()):
+        if b.status is not BlockStatus.MAP or b.side is not side or b.loc is None or bid == "Cleopatra":
+            continue
+        info = game.board.blocks[bid]
+        bv = BlockView(name_for(game.board, bid, side), short_name(info), b.strength, roman(b.strength), info.type.value)
+        per.setdefault(b.loc, []).append((block_order(info), bv))
+    return {loc: tuple(bv for _, bv in sorted(items, key=lambda t: t[0])) for loc, items in sorted(per.items())}
+
+
+# ---- the map ---------------------------------------------------------------------
+
+
+def _locations(game: Game, viewer: Side | None) -> tuple[tuple[LocationView, ...], dict[str, dict[Side, int]]]:
+    board = game.board
+    known: dict[Side, dict[str, tuple[BlockView, ...]]] = {}
+    counts: dict[Side, dict[str, int]] = {}
+    for s in Side:
+        if viewer is None or s is viewer:
+            known[s] = _own_blocks(game, s)
+            counts[s] = {loc: len(bs) for loc, bs in known[s].items()}
+        else:
+            known[s] = {}
+            counts[s] = _enemy_counts(game, viewer)
+    cleo_loc, cleo_side = _cleopatra(game)
+    occupancy: dict[str, dict[Side, int]] = {}
+    for s in Side:
+        for loc, n in counts[s].items():
+            occupancy.setdefault(loc, {})[s] = n
+    if cleo_loc is not None:
+        occ = occupancy.setdefault(cleo_loc, {})
+        occ[cleo_side] = occ.get(cleo_side, 0) + 1
+    order = list(Side) if viewer is None else [viewer, viewer.enemy]
+    out: list[LocationView] = []
+    for loc in sorted(board.spaces):
+        sp = board.spaces[loc]
+        if loc not in occupancy and not sp.vp:
+            continue
+        forces = tuple(
+            Forces(
+                side=s.value,
+                own=s is viewer,
+                count=counts[s].get(loc, 0),
+                blocks=known[s].get(loc, ()),
+                navis=_at_sea(game, loc),
+            )
+            for s in order
+            if counts[s].get(loc, 0)
+        )
+        cleo = None
+        if cleo_loc == loc:
+            mine = viewer is None or cleo_side is viewer
+            strength = game.state.blocks["Cleopatra"].strength if mine else 0
+            cleo = CleopatraView(cleo_side.value, cleo_side is viewer, strength, roman(strength))
+        out.append(LocationView(loc, sp.is_sea, sp.vp, _holder(occupancy.get(loc, {})), forces, cleo))
+    return tuple(out), occupancy
+
+
+# ---- cards -----------------------------------------------------------------------
+
+
+def _hands(game: Game, viewer: Side | None) -> tuple[HandView, ...]:
+    order = list(Side) if viewer is None else [viewer, viewer.enemy]
+    out = []
+    for s in order:
+        size = len(game.state.hands[s])  # how many cards: public (P1)
+        if viewer is None or s is viewer:
+            cards = tuple(sorted(game.state.hands[s], key=card_sort_key))
+            out.append(HandView(s.value, size, cards, True))
+        else:
+            out.append(HandView(s.value, size, (), False))
+    return tuple(out)
+
+
+def _played(visible: Sequence[Event]) -> PlayedView | None:
+    for e in reversed(visible):
+        if e.kind == "reveal":
+            played, eff = e.data.get("played", {}), e.data.get("effective", {})
+            cards = tuple(
+                PlayedCard(s.value, str(played[s.value]), str(eff.get(s.value, played[s.value])))
+                for s in Side
+                if s.value in played
+            )
+            return PlayedView(int(e.data.get("year", 0)), int(e.data.get("turn", 0)), cards)
+    return None
+
+
+
+# ---- the phase in words ------------------------------------------------------------
+
+
+def _phase_text(game: Game) -> str:
+    st = game.state
+    if st.phase is Phase.DEPLOY:
+        return "Free deployment (5.3)"
+    if st.phase is Phase.DISCARD:
+        return "Start of the Year: each side discards one card and plays one"
+    if st.phase is Phase.CARD:
+        return "Card play: each side plays one card"
+    if st.phase is Phase.COMMAND and st.command is not None:
+        role = "Player 1" if st.command.side is st.player1 else "Player 2"
+        return f"Command: {st.command.side} ({role}) with {st.command.card}"
+    if st.phase is Phase.BATTLE:
+        bs = st.battle
+        if bs is not None and bs.victor is not None:
+            return f"Battle of {bs.loc}: won by {bs.victor}, who may regroup"
+        if bs is not None:
+            return f"Battle of {bs.loc}, Round {bs.round}"
+        left = sorted(st.contests)
+        return "Battles" + (f": {', '.join(left)} to fight" if left else "")
+    if st.phase is Phase.WINTER:
+        return f"Winter of {st.year}"
+    if st.phase is Phase.OVER:
+        return "Game over"
+    return st.phase.value.capitalize()
+
+
+# ---- entry point -------------------------------------------------------------------
+
+
+def build_view(
+    game: Game,
+    log: Sequence[Event],
+    viewer: Side | None,
+    *,
+    since: int = 0,
+    next_step: NextStep | None = None,
+) -> View:
+    """What ``viewer`` (None: the moderator) may see now.
+
+    ``log`` is the whole event log of the game so far, in order; ``since`` is
+    the index of the first event not yet reported to this viewer.
+    """
+    board = game.board
+    st = game.state
+    visible = visible_events(log, viewer)
+    recent = [e for i, e in visible if i >= since]
+    locations, occupancy = _locations(game, viewer)
+    contested = tuple(loc for loc, c in sorted(occupancy.items()) if _holder(c) == "contested")
+    awaited = next_step is not None and (viewer is None or viewer.value in next_step.awaiting)
+    return View(
+        viewer=viewer.value if viewer else MODERATOR,
+        moderator=viewer is None,
+        year=st.year,
+        turn=st.turn,
+        phase=st.phase.value,
+        phase_text=_phase_text(game),
+        player1=st.player1.value if st.player1 else "",
+        scores=_scores(game, occupancy),
+        hands=_hands(game, viewer),
+        played=_played([e for _, e in visible]),
+        locations=locations,
+        contested=contested,
+        happened=happened(board, visible, since, viewer is None),
+        eliminated=tuple(e.text for e in recent if e.kind in ELIMINATIONS),
+        defaults=tuple(e.text for e in recent if e.kind == "default"),
+        last_seen=sightings(board, visible, viewer),
+        result=st.result.reason if st.result else "",
+        next_step=next_step,
+        awaited=awaited,
+        fairness=fairness_note(st.rng),
+    )
+
+
+def fairness_note(rng: object) -> str:
+    """One line for every report: the commitment of a keyed game, or that a practice game's dice
+    can be foreseen ("" for a stream of neither kind: simulations and games made before pbem had secrets)."""
+    if isinstance(rng, KeyedStream):
+        return (f"Dice and deals: drawn from this game's secret, committed before play as SHA-256 "
+                f"{rng.commitment}; the secret is revealed when the game ends.")
+    if isinstance(rng, Rng) and rng.practice:
+        return "PRACTICE GAME: its dice and deals follow a fixed seed and can be foreseen; do not play it for a result."
+    return ""

@@ -1,0 +1,102 @@
+"""Rendering reports: one Jinja2 environment for every game.
+
+A game builds a report's context from one side's view (:meth:`GameSystem.report
+<pbem.core.game.GameSystem.report>` returns a :class:`~pbem.core.game.ReportContext`);
+:func:`render` renders it with the game's template under ``templates/<game>/``. Templates
+receive that context and nothing else, so a report cannot show what the view does not hold.
+The map, when a game draws one, comes as SVG text built with ElementTree (every name in it
+escaped) and is inserted as it is.
+
+One :class:`jinja2.Environment` for every report: ``StrictUndefined`` (a typo in
+a template is an error, not an empty string), autoescape for html, svg and xml
+templates, ``trim_blocks`` and ``lstrip_blocks`` for the text ones. Rendering is
+deterministic: the same view gives the same bytes.
+
+Templates are looked up in ``pbem/templates`` inside the installed package
+(the wheel puts the repository's ``templates/`` there), then in the
+``templates/`` directory beside the ``pbem/`` package of a source checkout.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Callable
+
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PrefixLoader,
+    StrictUndefined,
+    TemplateNotFound,
+)
+from markupsafe import Markup
+
+from pbem.core.game import ReportContext
+
+__all__ = ["environment", "render"]
+
+_AUTOESCAPED = (".html.j2", ".svg.j2", ".xml.j2", ".html", ".svg", ".xml")
+
+
+class _PackageLoader(BaseLoader):
+    """Templates from a :class:`~importlib.resources.abc.Traversable` (works in zips too)."""
+
+    def __init__(self, root: Traversable) -> None:
+        self.root = root
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool]]:
+        node = self.root
+        for part in template.split("/"):
+            if part in ("", ".", ".."):
+                raise TemplateNotFound(template)
+            node = node.joinpath(part)
+        if not node.is_file():
+            raise TemplateNotFound(template)
+        return node.read_text(encoding="utf-8"), None, lambda: True
+
+
+def _autoescape(name: str | None) -> bool:
+    return name is not None and name.lower().endswith(_AUTOESCAPED)
+
+
+@cache
+def environment(folders: tuple[tuple[str, str], ...] = ()) -> Environment:
+    """The one Jinja environment of every report (one more per set of out-of-tree game template folders).
+
+    ``folders`` maps a game's name to its own template folder, for a game installed from another
+    package (``GameSystem.template_folder``); the shared ``base.html.j2`` is found either way."""
+    checkout = Path(__file__).resolve().parent.parent / "templates"
+    loaders: list[BaseLoader] = []
+    if folders:
+        loaders.append(PrefixLoader({name: FileSystemLoader(path) for name, path in folders}))
+    loaders += [_PackageLoader(resources.files("pbem") / "templates"), FileSystemLoader(str(checkout))]
+    env = Environment(
+        loader=ChoiceLoader(loaders),
+        undefined=StrictUndefined,
+        autoescape=_autoescape,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["plural"] = _plural
+    return env
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    """``{{ 3 | plural("block") }}`` -> ``"3 blocks"``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def render(game: str, ctx: ReportContext, template_folder: str | None = None) -> str:
+    """``ctx`` rendered with ``templates/<game>/<ctx.template>`` (or the game's own ``template_folder``);
+    deterministic: the same context gives the same bytes."""
+    values = dict(ctx.values)
+    if ctx.svg is not None:
+        values["svg"] = Markup(ctx.svg)  # built with ElementTree: every name in it is escaped
+    env = environment(((game, template_folder),) if template_folder else ())
+    return env.get_template(f"{game}/{ctx.template}").render(**values)
