@@ -64,7 +64,7 @@ def _orders(keys: dict[Side, object], scratch: Path) -> list[tuple[Side, int, st
     out: list[tuple[Side, int, str]] = []
     with home.open("scratch") as st:
         while len(out) < PER_GAME:
-            session = st.session()
+            session = st.adjudication().session
             step = session.step()
             side = [s for s in step.awaiting if s not in session.sealed][0]
             text = random_orders(session, side, rng)

@@ -253,6 +253,13 @@ class Status:
     def result(self) -> str:
         return self.summary.result
 
+    def __getattr__(self, name: str) -> Any:
+        """The game's own facts of ``pbem status --json`` (Julius Caesar: ``year``, ``turn``)."""
+        facts = self.__dict__.get("summary")
+        if facts is not None and name in facts.facts:
+            return facts.facts[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
@@ -293,8 +300,8 @@ class Store:
             raise StoreError(f"{self.path} is not a pbem game file (no game record)")
         if game.schema_version not in READABLE_SCHEMAS:
             raise StoreError(f"{self.path} was written by another version of pbem (format {game.schema_version!r}, "
-                             f"this one reads {', '.join(map(repr, READABLE_SCHEMAS))}); use the pbem version that "
-                             "created it")
+                             f"this one reads {SCHEMA!r} and {', '.join(map(repr, LEGACY_SCHEMAS))}); use the pbem "
+                             "version that created it")
         self.game_id = game.id
         self.system: GameSystem = system_of(game)
         self.recipients: tuple[str, ...] = (*self.system.sides, MODERATOR)

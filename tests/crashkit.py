@@ -154,7 +154,7 @@ class Tally:
 
 def _game_orders(home: Path, gid: str, side: Side) -> str:
     with Home(home).open(gid) as st:
-        hand = sorted(c for c in st.session().game.state.hands[side] if "/" in c)
+        hand = sorted(c for c in st.adjudication().session.game.state.hands[side] if "/" in c)
     return f"discard {hand[0]}\nplay {hand[1]}\n"
 
 

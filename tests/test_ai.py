@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem.core.events import Event
 from pbem.core.rng import Rng
 from pbem.games.caesar.ai.belief import Belief, observe
 from pbem.games.caesar.ai.match import Tally, observe_session, play_match, wilson
 from pbem.games.caesar.ai.players import Bot, Budget, GreedyPlayer, RandomPlayer, heuristic
 from pbem.games.caesar.rules.autoplay import random_orders
 from pbem.games.caesar.rules.board import Side
-from pbem.games.caesar.rules.choices import Event
 from pbem.games.caesar.rules.game import Game, new_game
 from pbem.games.caesar.rules.invariants import violations
 from pbem.games.caesar.rules.playout import random_decisions

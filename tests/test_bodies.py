@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+import report_helpers as reports
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem import bodies, reports
+from pbem import bodies
 from pbem.bodies import DamagedBodyError, pack, unpack
 from pbem.core.rng import Rng
 from pbem.games.caesar.rules.board import Side

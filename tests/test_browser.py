@@ -30,12 +30,12 @@ from pathlib import Path
 
 import pytest
 import report_helpers as reports
+from conftest import play_random
 
 from pbem.core.events import Event
 from pbem.core.rng import Rng
 from pbem.games.caesar.rules.board import Side, default_board
 from pbem.games.caesar.rules.game import Game, new_game
-from pbem.games.caesar.rules.playout import random_choice
 from pbem.games.caesar.view import views
 from pbem.games.caesar.view.svgmap import COLOURS, MAX_SHOWN, location_id
 
@@ -132,12 +132,8 @@ class Reports:
 def played(tmp_path_factory: pytest.TempPathFactory) -> Reports:
     """Seed 3 played at random until its second battle has ended."""
     g = new_game(SEED)
-    log = list(g.events)
-    rng = Rng(SEED * 31 + 5)
-    while not g.is_over() and sum(e.kind == "battle-end" for e in log) < 2:
-        pend = g.pending()
-        d = pend[rng.below(len(pend))]
-        log += g.apply(d.side, random_choice(g, d, rng))
+    log = play_random(g, Rng(SEED * 31 + 5), log=list(g.events),
+                      until=lambda g, log: sum(e.kind == "battle-end" for e in log) >= 2)
     assert sum(e.kind == "battle-end" for e in log) == 2
     since = max(i for i, e in enumerate(log) if e.kind == "battle") - 1  # the last battle is news
     player = views.build_view(g, log, VIEWER, since=since, next_step=STEP)

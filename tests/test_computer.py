@@ -42,7 +42,7 @@ def test_a_year_by_submissions_against_the_computer_is_stored_and_verified(tmp_p
                 break
             # the computer has answered every step that waits for it as soon as it opened
             assert "Pompey" not in status.awaiting or "Pompey" in status.received
-            session = st.session()
+            session = st.adjudication().session
         step = session.step()
         text = random_orders(session, Side.CAESAR, rng)
         sub = sign_envelope(new_envelope("g1", "Caesar", step.number, text), key)
@@ -62,4 +62,4 @@ def test_the_computer_side_cannot_also_have_a_players_credential(tmp_path: Path)
     _, public = write_keypair(tmp_path / "ann")
     r = CliRunner().invoke(main, ["--home", str(tmp_path / "h"), "new", "g1", "--caesar-key", str(public),
                                   "--pompey-key", str(public), "--computer", "Pompey"])
-    assert r.exit_code == 2 and "drop --pompey-key" in r.output
+    assert r.exit_code == 2 and "drop --key Pompey=" in r.output

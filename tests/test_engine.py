@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from conftest import play_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +30,6 @@ from pbem.games.caesar.rules.choices import (
     choice_to_json,
 )
 from pbem.games.caesar.rules.game import Game, new_game
-from pbem.games.caesar.rules.playout import random_choice
 
 BOARD = default_board()
 LOCS = sorted(BOARD.spaces)
@@ -37,12 +37,7 @@ BLOCKS = sorted(BOARD.blocks)
 
 
 def advance(g: Game, rng: Rng, n: int) -> None:
-    for _ in range(n):
-        pend = g.pending()
-        if not pend:
-            return
-        d = pend[rng.below(len(pend))]
-        g.apply(d.side, random_choice(g, d, rng))
+    play_random(g, rng, limit=n)
 
 
 def junk_choice(rng: Rng) -> Choice:
@@ -140,13 +135,7 @@ def test_same_seed_same_game() -> None:
     def run(seed: int) -> list[str]:
         g = new_game(seed)
         rng = Rng(99)
-        out = []
-        for _ in range(300):
-            pend = g.pending()
-            if not pend:
-                break
-            d = pend[0]
-            out += [json.dumps(e.to_json(), sort_keys=True) for e in g.apply(d.side, random_choice(g, d, rng))]
+        out = [json.dumps(e.to_json(), sort_keys=True) for e in play_random(g, rng, limit=300, first=True)]
         out.append(json.dumps(g.to_json(), sort_keys=True))
         return out
 

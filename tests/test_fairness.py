@@ -58,11 +58,15 @@ def dealt_hands(stream: Iterator[int]) -> dict[str, list[str]]:
 
 
 def db_rows(path: Path, sql: str) -> list[Any]:
+    """Rows as stored; report bodies (stored compressed, see pbem.bodies) as their text."""
+    from pbem.bodies import MAGIC, unpack
+
     con = sqlite3.connect(path)
     try:
-        return con.execute(sql).fetchall()
+        rows = con.execute(sql).fetchall()
     finally:
         con.close()
+    return [tuple(unpack(v) if isinstance(v, bytes) and v.startswith(MAGIC) else v for v in row) for row in rows]
 
 
 def play(home: Path, gid: str, keys: Any, until: Any, limit: int = 120) -> None:
@@ -72,14 +76,14 @@ def play(home: Path, gid: str, keys: Any, until: Any, limit: int = 120) -> None:
         for n in range(limit):
             if until(st):
                 return
-            session = st.session()
+            session = st.adjudication().session
             step = session.step()
             if step.kind is StepKind.OVER:
                 return
             for side in step.awaiting:
                 if side in session.sealed:
                     continue
-                r = st.receive(signed(keys, side, step.number, random_orders(st.session(), side, rng), n, game=gid))
+                r = st.receive(signed(keys, side, step.number, random_orders(st.adjudication().session, side, rng), n, game=gid))
                 assert r.verdict is Verdict.ACCEPTED, r
                 if r.resolved:
                     break
@@ -107,7 +111,7 @@ def test_two_games_with_the_same_options_draw_differently(tmp_path: Path) -> Non
     decks = []
     for gid in ("a", "b"):
         with Home(tmp_path).open(gid) as st:
-            state = st.session().game.state
+            state = st.adjudication().session.game.state
             decks.append((state.hands, state.deck))
     assert decks[0] != decks[1]
 
@@ -116,7 +120,7 @@ def test_the_opening_deal_follows_the_documented_formula(tmp_path: Path) -> None
     keyed_game(tmp_path, "g")
     (secret,), = db_rows(tmp_path / "g.db", "SELECT secret FROM game")
     with Home(tmp_path).open("g") as st:
-        hands = st.session().game.state.hands
+        hands = st.adjudication().session.game.state.hands
     expected = dealt_hands(words(bytes.fromhex(secret), "g", 0, "deal", []))
     assert {s.value: h for s, h in hands.items()} == expected
 
@@ -162,7 +166,7 @@ def test_the_snapshot_and_state_never_hold_the_secret(tmp_path: Path) -> None:
     assert snapshots and reports
     assert all(secret not in text for (text,) in snapshots + reports)
     with Home(tmp_path).open("g") as st:
-        assert secret not in json.dumps(st.session().to_json())
+        assert secret not in json.dumps(st.adjudication().session.to_json())
 
 
 # ---- 2. commitment -----------------------------------------------------------------------------
@@ -192,7 +196,7 @@ def test_a_changed_secret_is_named_by_verify(tmp_path: Path) -> None:
 
 
 def test_the_secret_is_revealed_when_the_game_ends() -> None:
-    from pbem.reports import render_text
+    from report_helpers import render_text
 
     from pbem.core.rng import KeyedStream
     from pbem.games.caesar.rules.choices import Audience
@@ -214,7 +218,7 @@ def test_the_secret_is_revealed_when_the_game_ends() -> None:
                 break
     assert s.step().kind is StepKind.OVER
     last = log[-1]
-    assert last.kind == "secret" and last.audience is Audience.ALL and last.data["secret"] == secret.hex()
+    assert last.kind == "secret" and last.audience == Audience.ALL and last.data["secret"] == secret.hex()
     assert sum(e.kind == "secret" for e in log) == 1
     for side in Side:
         assert secret.hex() in render_text(build_view(s.game, log, side))
@@ -322,10 +326,10 @@ def test_passwords_right_and_wrong_never_reach_the_game_file(tmp_path: Path) -> 
     rng = Rng(5)
     with Home(tmp_path).open("p") as st:
         for n in range(6):
-            session = st.session()
+            session = st.adjudication().session
             step = session.step()
             for k, side in enumerate(step.awaiting):
-                orders = random_orders(st.session(), side, rng)
+                orders = random_orders(st.adjudication().session, side, rng)
                 wrong = st.receive(password_raw("p", side, step.number, orders, WRONG, armor=bool(k), n=100 + n))
                 assert wrong.verdict is Verdict.REJECTED and "wrong credentials" in wrong.reason
                 right = st.receive(password_raw("p", side, step.number, orders, PASSWORDS[side], armor=bool(n % 2),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pbem.reports import render_text
+from report_helpers import render_text
 
 from pbem.core.rng import Rng
 from pbem.games.caesar.orders.language import parse_order

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import pytest
 import report_helpers as reports
+from conftest import play_random
 
 from pbem import render as core_render
 from pbem.core.events import Event
@@ -202,12 +203,8 @@ def _play(seed: int, decisions: int) -> tuple[Game, list[Event]]:
 
 def _play_to_battle(seed: int) -> tuple[Game, list[Event]]:
     g = new_game(seed)
-    log = list(g.events)
-    rng = Rng(seed * 31 + 5)
-    while not g.is_over() and not any(e.kind == "battle-end" for e in log):
-        pend = g.pending()
-        d = pend[rng.below(len(pend))]
-        log += g.apply(d.side, random_choice(g, d, rng))
+    log = play_random(g, Rng(seed * 31 + 5), log=list(g.events),
+                      until=lambda g, log: any(e.kind == "battle-end" for e in log))
     return g, log
 
 

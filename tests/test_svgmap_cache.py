@@ -14,8 +14,8 @@ from typing import Iterable, Mapping, Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem import svgmap
 from pbem.games.caesar.rules.board import Board, Side, default_board
+from pbem.games.caesar.view import svgmap
 from pbem.games.caesar.view.svgmap import (
     _W_BLOCKS,
     _W_FRAME,

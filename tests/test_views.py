@@ -6,6 +6,7 @@ import dataclasses
 import random
 
 import pytest
+from conftest import play_random
 
 from pbem.core.events import Event
 from pbem.core.rng import Rng
@@ -26,13 +27,7 @@ def play(seed: int, decisions: int) -> tuple[Game, list[Event]]:
 def play_until(seed: int, stop) -> tuple[Game, list[Event]]:  # type: ignore[no-untyped-def]
     """Play until ``stop(game, log)`` holds (or the game ends)."""
     g = new_game(seed)
-    log = list(g.events)
-    rng = Rng(seed * 7919 + 1)
-    while not g.is_over() and not stop(g, log):
-        pend = g.pending()
-        d = pend[rng.below(len(pend))]
-        log += g.apply(d.side, random_choice(g, d, rng))
-    return g, log
+    return g, play_random(g, Rng(seed * 7919 + 1), log=list(g.events), until=stop)
 
 
 def strings(obj: object) -> list[str]:

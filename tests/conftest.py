@@ -1,0 +1,68 @@
+"""Shared fixtures and helpers of the test suite.
+
+* ``play_random(game, rng, until=..., limit=...)``: random legal decisions in a Julius Caesar
+  engine position until a condition holds (the one random-play loop of the suite; also a fixture);
+* ``home``: a fresh, empty game folder; ``keys``: a key pair per side; ``game``: a game ``g`` made
+  in ``home`` with those keys (seed 7, a practice game), as ``(home, keys)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from pbem.core.events import Event
+from pbem.core.rng import Rng
+from pbem.envelope import KeyPair, generate_keypair
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.game import Game
+from pbem.games.caesar.rules.playout import random_choice
+
+Until = Callable[[Game, list[Event]], bool]
+
+
+def play_random(g: Game, rng: Rng, *, until: Until | None = None, limit: int | None = None,
+                log: list[Event] | None = None, first: bool = False,
+                each: Callable[[Game, list[Event], int], None] | None = None) -> list[Event]:
+    """Make random legal decisions in ``g`` until ``until(g, log)`` holds, the game ends or ``limit``
+    decisions were made; returns ``log`` (a new list unless given) with every event appended.
+
+    The deciding side is drawn from the pending decisions (``first``: always the first one), and
+    ``each(g, log, n)`` is called after the n-th decision."""
+    log = [] if log is None else log
+    n = 0
+    while not g.is_over() and (limit is None or n < limit) and not (until is not None and until(g, log)):
+        pend = g.pending()
+        if not pend:
+            break
+        d = pend[0] if first else pend[rng.below(len(pend))]
+        log += g.apply(d.side, random_choice(g, d, rng))
+        n += 1
+        if each is not None:
+            each(g, log, n)
+    return log
+
+
+@pytest.fixture(name="play_random")
+def _play_random() -> Callable[..., list[Event]]:
+    return play_random
+
+
+@pytest.fixture()
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+@pytest.fixture()
+def keys() -> dict[Side, KeyPair]:
+    return {s: generate_keypair() for s in Side}
+
+
+@pytest.fixture()
+def game(home: Path, keys: dict[Side, KeyPair]) -> tuple[Path, dict[Side, KeyPair]]:
+    from store_helpers import make_game
+
+    make_game(home, "g", keys=keys)
+    return home, keys
