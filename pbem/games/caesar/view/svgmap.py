@@ -9,6 +9,13 @@ The document is built with :mod:`xml.etree.ElementTree`, so every name and
 label is escaped, and it is deterministic: locations, roads and layers are
 emitted in sorted order and every coordinate is an integer.
 
+Speed: what depends on the board only (the names' first layout, the scores of
+every candidate place against the fixed obstacles, the serialized sea, roads,
+names and legend) is made once per board (:class:`_BoardLayout`); a map then
+places the pieces with those scores and serializes only them, and layouts and
+drawn locations are remembered by position. The bytes are those of building the
+whole tree and serializing it once (``tests/test_svgmap_cache.py``).
+
 Element hooks for tests and browsers:
 
 * ``<g id="loc-Roma" class="location">`` per space (spaces in the name become
@@ -402,6 +409,8 @@ def _board_layout(board: Board) -> _BoardLayout:
     """The board's layout, made once per board (a board is immutable)."""
     got = _BOARDS.get(id(board))
     if got is None or got.board is not board:
+        if len(_BOARDS) >= 8:  # the reports use one board; others (tests) must not pile up
+            _BOARDS.clear()
         got = _BOARDS[id(board)] = _BoardLayout(board)
     return got
 
