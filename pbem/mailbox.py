@@ -387,7 +387,7 @@ def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]
                 result.outcome, result.receipt = DELIVERED, got[i]
 
 
-def _receive_game(path: Path, gid: str, batch: list[tuple[bytes, str, MessageKey | None]],
+def _receive_game(path: Path, gid: str, batch: Sequence[tuple[bytes, str, MessageKey | None]],
                   home: Home | None = None) -> list[Receipt] | str:
     """One game's messages (in a worker process, or here): the receipts, or why it failed."""
     try:

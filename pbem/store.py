@@ -335,6 +335,16 @@ class Store:
             raise _db_error(self.path, exc) from exc
 
     def close(self) -> None:
+        # Fold the write-ahead log back into the file now, even if another connection (of this
+        # process or another) is open, so a file copied after the command ended is complete.
+        try:
+            raw = self.engine.raw_connection()
+            try:
+                raw.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                raw.close()
+        except (DBAPIError, sqlite3.Error):  # busy, read-only, a full disk: the log keeps it all
+            pass
         self.engine.dispose()
 
     def __enter__(self) -> "Store":
@@ -402,8 +412,8 @@ class Store:
         every raw submission and its message's identity in one commit, then one decision per
         submission, one render pass for all reports, one fsync. A message already stored
         (the same bytes, or the same Message-ID carrying the same signed orders) is not
-        stored again: its receipt is the earlier one, marked ``again``."""
-        self.recover()
+        stored again: its receipt is the earlier one, marked ``again``. Work left unfinished
+        by an earlier process is finished on the way (decisions go lowest id first)."""
         now = self._now()
         # Password submissions are checked (scrypt) and stripped of their password before the write
         # lock is taken. One held back by the guessing throttle is refused alone: stored nowhere, and
