@@ -226,6 +226,7 @@ def decide(
     backup = session.to_json()
     try:
         session.check(side, text)
+        warnings = session.warnings(side, text)
         out.events = session.submit(side, text)
     except SubmissionRejected as exc:
         out.reason = f"{len(exc.errors)} error{'' if len(exc.errors) == 1 else 's'}; nothing was applied"
@@ -242,6 +243,7 @@ def decide(
         out.detail = traceback.format_exc()
         return out
     out.verdict = Verdict.ACCEPTED
+    out.errors = [{"line": e.lineno, "text": e.text, "message": e.message, "warning": True} for e in warnings]
     out.orders = text
     if session.step_no != step:
         out.resolved_step = step

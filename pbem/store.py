@@ -56,6 +56,7 @@ from pbem.caesar.choices import Event
 from pbem.caesar.game import Game, new_game
 from pbem.caesar.state import Options
 from pbem.caesar.steps import BattleMode, Session, Settings, StepKind
+from pbem.caesar.winter import result_text
 
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
 # pbem.decide; the names defined here before the split stay importable from here.
@@ -191,6 +192,7 @@ class Status:
     over: bool
     year: int
     turn: int
+    result: str = ""  # when over: the winner (or a draw), how, and the score
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -205,6 +207,7 @@ class Status:
             "over": self.over,
             "year": self.year,
             "turn": self.turn,
+            "result": self.result,
         }
 
 
@@ -479,6 +482,7 @@ class Store:
             over=step.kind is StepKind.OVER,
             year=st.year,
             turn=st.turn,
+            result=result_text(st.result) if st.result else "",
         )
 
     def receipt(self, sid: int) -> Receipt:

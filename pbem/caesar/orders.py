@@ -625,6 +625,7 @@ class OrderError:
     text: str
     message: str
     origin: str | None = None  # a move line that did not parse: the place it would activate (6.1)
+    unknown_blocks: tuple[str, ...] = ()  # block names of the line that match none of the side's blocks
 
     def __str__(self) -> str:
         if self.lineno:
@@ -656,7 +657,8 @@ def parse_orders(text: str, side: Side, board: Board | None = None) -> tuple[lis
         try:
             orders.append(OrderLine(lineno, line, p.parse(line)))
         except PbemError as exc:
-            errors.append(OrderError(lineno, line, str(exc), p.origin_of(line)))
+            unknown = tuple(e.name for e in p.problems if isinstance(e, UnknownNameError) and e.kind == f"{side} block")
+            errors.append(OrderError(lineno, line, str(exc), p.origin_of(line), unknown))
     return orders, errors
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from pbem.caesar.adjudicate import Runner
 from pbem.caesar.board import Side
-from pbem.caesar.checking import Checker
+from pbem.caesar.checking import Checker, plan_warnings
 from pbem.caesar.choices import (
     Audience,
     DecisionKind,
@@ -36,6 +36,8 @@ from pbem.caesar.orders import (
     parse_orders,
 )
 from pbem.caesar.state import Phase
+from pbem.caesar.suggest import refine
+from pbem.caesar.winter import result_text
 from pbem.caesar.stepdefs import (
     DEFAULTS,
     BattleMode,
@@ -110,7 +112,8 @@ class Session:
         n = self.step_no
         when = f"{st.year}, turn {st.turn}"
         if st.phase is Phase.OVER or not pend:
-            return Step(n, StepKind.OVER, (), False, "the game is over")
+            over = f"the game is over: {result_text(st.result)}" if st.result else "the game is over"
+            return Step(n, StepKind.OVER, (), False, over)
         kind = pend[0].kind
         if kind is DecisionKind.DEPLOY:
             return Step(n, StepKind.DEPLOYMENT, tuple(Side), True, "free deployment (5.3)")
@@ -140,6 +143,7 @@ class Session:
     def check(self, side: Side, text: str) -> list[OrderLine]:
         """Parse and check a submission for the current step; raises :class:`SubmissionRejected`."""
         lines, errors = parse_orders(text, side, self.game.board)
+        errors = [refine(self.game, side, e) for e in errors]  # "did you mean" by the side's own blocks
         step = self.step()
         if not step.awaits(side):
             who = ", ".join(s.value for s in step.awaiting) or "nobody"
@@ -154,6 +158,12 @@ class Session:
         if errors:
             raise SubmissionRejected(errors)
         return lines
+
+    def warnings(self, side: Side, text: str) -> list[OrderError]:
+        """Accepted orders that can never be carried out (battle plans into enemy-held places),
+        by the side's own knowledge; call before :meth:`submit`, which may resolve the step."""
+        lines, _ = parse_orders(text, side, self.game.board)
+        return plan_warnings(self, side, lines)
 
     # ---- submitting and resolving -----------------------------------------
     def submit(self, side: Side, text: str) -> list[Event]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from pbem.caesar import winter as winter_mod
 from pbem.caesar.board import Side, short_name
 from pbem.caesar.cards import card_sort_key
 from pbem.caesar.choices import Event
@@ -297,7 +298,7 @@ def build_view(
         eliminated=tuple(e.text for e in recent if e.kind in ELIMINATIONS),
         defaults=tuple(e.text for e in recent if e.kind == "default"),
         last_seen=sightings(board, visible, viewer),
-        result=st.result.reason if st.result else "",
+        result=winter_mod.result_text(st.result) if st.result else "",
         next_step=next_step,
         awaited=awaited,
     )
