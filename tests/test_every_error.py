@@ -112,3 +112,27 @@ def test_suggestions_never_depend_on_hidden_enemy_blocks() -> None:
             s.check(Side.CAESAR, "move Genua -> Roma: Legio 15\nlevy Legio 155 at Genua\nmove Genua -> Romaa: Pompey Legio 5\n")
         texts.append(str(info.value))
     assert texts[0] == texts[1]
+
+
+def test_a_warned_plan_is_accepted_and_the_receipt_says_why(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from store_helpers import make_game, signed
+
+    from pbem.cli import describe_receipt
+    from pbem.store import Home
+
+    g = build_game({
+        "blocks": {"Caesar": {"Narbo": ["Legio 7", "Legio 9"], "Massilia": ["Legio 11"]},
+                   "Pompey": {"Tarraco": ["Legio 5"], "Carthago Nova": ["Legio 2"], "Bilbilis": ["Legio 3"]}},
+        "command": {"cards": {"Caesar": "3/2", "Pompey": "2/1"}},
+    })  # fmt: skip
+    keys = make_game(tmp_path, "w", scenario=g)
+    with Home(tmp_path).open("w") as st:
+        assert st.receive(signed(keys, Side.CAESAR, 1, "move Narbo -> Tarraco: Legio 7, Legio 9\n", game="w")).resolved
+        assert st.receive(signed(keys, Side.POMPEY, 2, "pass\n", game="w")).resolved
+        r = st.receive(signed(keys, Side.CAESAR, 3, "battle Tarraco: retreat round 2 all -> Carthago Nova\n", game="w"))
+        assert r.verdict.value == "accepted"
+        text = "\n".join(describe_receipt(r))
+        assert "line 1: battle Tarraco: retreat round 2 all -> Carthago Nova" in text
+        assert "Carthago Nova is held by Pompey, so this retreat can never be carried out" in text
+        r = st.receive(signed(keys, Side.POMPEY, 3, "pass\n", game="w"))
+        assert r.verdict.value == "accepted" and not r.errors and r.resolved
