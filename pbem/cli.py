@@ -11,6 +11,7 @@ import contextlib
 import errno
 import json
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -54,6 +55,7 @@ def _version() -> str:
 class Context:
     home: Path
     debug: bool
+    home_given: bool = False  # --home or PBEM_HOME was given (not the default folder)
 
     def open_home(self) -> Home:
         return Home(self.home)
@@ -157,7 +159,8 @@ def main(ctx: click.Context, home: Path, debug: bool) -> None:
         pbem demo --home /tmp/pbem-demo
         pbem --home /tmp/pbem-demo status
     """
-    ctx.obj = Context(home, debug)
+    given = ctx.get_parameter_source("home") not in (None, click.core.ParameterSource.DEFAULT)
+    ctx.obj = Context(home, debug, given)
 
 
 def _obj() -> Context:
@@ -402,7 +405,7 @@ def games(systems: bool, as_json: bool) -> None:
         if not rows and not failed:
             click.echo(f"no games in {home.path} (create one with `pbem new`)")
         for r in rows:
-            where = f"over: {r['result']}" if r["over"] else f"step {r['step']}, {r['where']}"
+            where = f"over: {r['result'] or 'the game is over'}" if r["over"] else f"step {r['step']}, {r['where']}"
             click.echo(f"{r['game']}  {where}  {r['file']}")
     if failed:
         sys.exit(1)
@@ -547,6 +550,8 @@ def describe_receipt(r: Receipt) -> list[str]:
             lines.append(f"sealed until step {r.step} resolves; it waits for {', '.join(r.waiting_for)}")
         else:
             lines.append(f"step {r.step} has been resolved since")
+        for e in r.errors:  # warnings: accepted, but a plan line can never be carried out
+            lines += [f"  line {e['line']}: {e['text']}", f"    {e['message']}"]
         return lines
     if r.verdict is Verdict.DUPLICATE:
         return [f"duplicate: submission #{r.submission} is an exact resend of submission #{r.related}; nothing changed"]
@@ -1031,7 +1036,7 @@ def run_demo(home: Path, *, examples: Any = None, echo: Callable[[str], None] = 
 
 
 @main.command()
-@click.option("--home", "demo_home", type=click.Path(file_okay=False, path_type=Path), help="A fresh folder for the demo game (default: the global --home).")
+@click.option("--home", "--demo-home", "demo_home", type=click.Path(file_okay=False, path_type=Path), help="A fresh folder for the demo game (default: the global --home or PBEM_HOME if given, else a new temporary folder).")
 @json_option
 def demo(demo_home: Path | None, as_json: bool) -> None:
     """Play the sample game: create it, feed every sample submission, write the reports.
@@ -1041,10 +1046,16 @@ def demo(demo_home: Path | None, as_json: bool) -> None:
         pbem demo --home /tmp/pbem-demo
         pbem --home /tmp/pbem-demo report --game caesar-demo --side Caesar
     """
-    home = demo_home or _obj().home
+    obj = _obj()
+    home = demo_home or (obj.home if obj.home_given else None)
+    temporary = home is None
+    if home is None:  # never the current directory: a newcomer's checkout stays clean
+        home = Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     if as_json:
-        _echo_json(run_demo(home, echo=lambda _line: None))
+        _echo_json(dict(run_demo(home, echo=lambda _line: None), temporary=temporary))
     else:
+        if temporary:
+            click.echo(f"the demo plays in a fresh temporary folder: {home} (choose one with --home DIR)")
         run_demo(home)
 
 

@@ -269,6 +269,7 @@ def decide(
     trial = adj.copy()
     try:
         trial.check(side, text)
+        warnings = trial.warnings(side, text)
         out.events = trial.submit(side, text, out.digest or "")
     except SubmissionRejected as exc:
         out.reason = f"{len(exc.errors)} error{'' if len(exc.errors) == 1 else 's'}; nothing was applied"
@@ -283,6 +284,7 @@ def decide(
         out.detail = traceback.format_exc()
         return out
     out.verdict = Verdict.ACCEPTED
+    out.errors = [{"line": e.lineno, "text": e.text, "message": e.message, "warning": True} for e in warnings]
     out.orders = text
     out.adjudication = trial
     if trial.step().number != step:

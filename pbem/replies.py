@@ -53,10 +53,12 @@ def reply_text(game: str, step: int, sid: int, out: Outcome, *, replaces: int | 
     head = f"Game {game}, step {step}, submission #{sid}: "
     if out.verdict is Verdict.ACCEPTED:
         if out.resolved_step is not None:
-            return head + f"your orders were accepted and resolved step {step}; your report follows.\n"
-        revises = f" (they replace submission #{replaces})" if replaces else ""
-        return (head + f"your orders for step {step} were received{revises}; they stay sealed until the step "
-                "resolves; you may revise them until then.\n")
+            text = head + f"your orders were accepted and resolved step {step}; your report follows.\n"
+        else:
+            revises = f" (they replace submission #{replaces})" if replaces else ""
+            text = (head + f"your orders for step {step} were received{revises}; they stay sealed until the step "
+                    "resolves; you may revise them until then.\n")
+        return text + "".join(f"  line {e['line']}: {e['text']}\n    {e['message']}\n" for e in out.errors)
     if out.verdict is Verdict.DUPLICATE:
         return head + f"{out.reason}.\n"
     lines = [head + f"rejected: {out.reason}"]

@@ -100,7 +100,7 @@ def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: py
         "  line 1: move Roma -> Genua: Legio 8\n"
         "    Legio 8 is in Genua, not Roma (rule 6.1)\n"
         "  line 2: levy Legio 99\n"
-        "    unknown Caesar block 'Legio 99'; did you mean 'Legio 9' or 'Legio 19' or 'Legio 8'?\n"
+        "    unknown Caesar block 'Legio 99'; did you mean 'Legio 9' or 'Legio 19' or 'Legio 7'?\n"
     )
     report = ok(*home, "report", "--game", "g1", "--side", "Caesar")
     assert "Caesar" in report and "Step 2" in report

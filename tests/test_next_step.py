@@ -108,8 +108,8 @@ def _spec(pompey: dict[str, list[str]]) -> dict[str, object]:
 
 
 # the same places and counts, different blocks and strengths: all Caesar cannot see
-HIDDEN_A = {"Tarraco": ["Legio 5", "Legio 6 I"], "Roma": ["Pompey", "Legio 1"], "Mare Tyrrhenum": ["Navis 2"]}
-HIDDEN_B = {"Tarraco": ["Auxilia 3", "Equitatus 2 I"], "Roma": ["Legio 2 I", "Legio 3"], "Mare Tyrrhenum": ["Navis 4 I"]}
+HIDDEN_A = {"Bilbilis": ["Legio 4"], "Tarraco": ["Legio 5", "Legio 6 I"], "Roma": ["Pompey", "Legio 1"], "Mare Tyrrhenum": ["Navis 2"]}
+HIDDEN_B = {"Bilbilis": ["Auxilia 1 I"], "Tarraco": ["Auxilia 3", "Equitatus 2 I"], "Roma": ["Legio 2 I", "Legio 3"], "Mare Tyrrhenum": ["Navis 4 I"]}
 
 
 def _caesar_text(session: Session) -> str:
@@ -127,6 +127,13 @@ def test_two_games_differing_only_in_hidden_enemy_blocks_give_the_same_text() ->
         s.submit(Side.CAESAR, "move Narbo -> Tarraco: Legio 7\nmove Genua -> Roma: Antonius, Legio 8\n")
         s.submit(Side.POMPEY, "pass\n")
         out.append(_caesar_text(s))
+        plans = "battle Tarraco: retreat round 2 all -> Bilbilis\nregroup Tarraco: Legio 7 -> Bilbilis\nbattle Tarraco: hits Legio 77\n"
+        out += [str(w) for w in s.warnings(Side.CAESAR, plans)]  # warnings, by Caesar's knowledge only
+        try:
+            s.check(Side.CAESAR, plans)
+        except Exception as exc:  # noqa: BLE001 - the refusal's text is what is compared
+            out.append(str(exc))
         texts.append(out)
     assert "Tarraco" in texts[0][1] and "battle plans" in texts[0][1]
+    assert any("can never be carried out" in t for t in texts[0]) and any("did you mean" in t for t in texts[0])
     assert texts[0] == texts[1]

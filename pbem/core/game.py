@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from pbem.core.events import Event
+from pbem.core.orders import OrderProblem
 from pbem.core.rng import RandomStream
 
 __all__ = [
@@ -120,6 +121,11 @@ class Adjudication(Protocol):
 
     def check(self, side: str, text: str) -> None:
         """Raise :class:`pbem.core.orders.SubmissionRejected` listing every problem, or return."""
+
+    def warnings(self, side: str, text: str) -> list[OrderProblem]:
+        """Problems of accepted orders that cannot make them illegal but will keep a line from being
+        carried out (a plan into a place the enemy holds), by the side's own knowledge; checked
+        before :meth:`submit`. A game with nothing to warn of returns ``[]``."""
 
     def submit(self, side: str, text: str, entropy: str = "") -> list[Event]:
         """Accept (a revision replaces the side's earlier orders); resolve when all are in. ``entropy``

@@ -12,11 +12,13 @@ from typing import Any, Callable, Mapping, Sequence
 
 from pbem.core.events import Event
 from pbem.core.game import OptionSpec, ReportContext, StepInfo, Summary
+from pbem.core.orders import OrderProblem
 from pbem.core.rng import KeyedStream, RandomStream, Rng
 from pbem.errors import EngineError, PbemError
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.game import Game, new_game
 from pbem.games.caesar.rules.state import Options, Phase
+from pbem.games.caesar.rules.winter import result_text
 from pbem.games.caesar.steps.session import BattleMode, Session, Settings, StepKind
 
 __all__ = ["SYSTEM", "CaesarAdjudication", "CaesarSystem"]
@@ -56,6 +58,9 @@ class CaesarAdjudication:
     def check(self, side: str, text: str) -> None:
         self.session.check(_side(side), text)
 
+    def warnings(self, side: str, text: str) -> list[OrderProblem]:
+        return list(self.session.warnings(_side(side), text))
+
     def submit(self, side: str, text: str, entropy: str = "") -> list[Event]:
         return self.session.submit(_side(side), text, entropy)
 
@@ -78,10 +83,8 @@ class CaesarAdjudication:
         over = st.phase is Phase.OVER
         winner, result = None, ""
         if over and st.result is not None:
-            r = st.result
-            winner = r.winner.value if r.winner else None
-            vp = ", ".join(f"{s.value} {v}" for s, v in sorted(r.vp.items()))
-            result = (f"{winner} wins" if winner else "a draw") + f": {r.reason} ({vp} VP)"
+            winner = st.result.winner.value if st.result.winner else None
+            result = result_text(st.result)
         return Summary(headline=f"{st.year}, turn {st.turn}", score=score, facts={"year": st.year, "turn": st.turn},
                        over=over, winner=winner, result=result)
 

@@ -47,6 +47,7 @@ from pbem.games.caesar.orders.translate import (
     command_choices,
     stage_passed,
 )
+from pbem.games.caesar.rules import battle as battle_mod
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.cards import APOLLO, card_sort_key
 from pbem.games.caesar.rules.choices import (
@@ -56,7 +57,7 @@ from pbem.games.caesar.rules.choices import (
     LevyStep,
     Regroup,
 )
-from pbem.games.caesar.rules.state import CommandStage
+from pbem.games.caesar.rules.state import CommandStage, Control
 from pbem.games.caesar.steps.stepdefs import Step, StepKind, describe_decision
 
 if TYPE_CHECKING:
@@ -340,3 +341,34 @@ class Checker:
                 self.err(ln, f"{o.block} is not a Navis")
             elif not g.board.spaces[o.port].is_port:
                 self.err(ln, f"{o.port} is not a port")
+
+
+def plan_warnings(session: StepState, side: Side, lines: list[OrderLine]) -> list[OrderError]:
+    """Battle plans that can never be carried out, by ``side``'s own knowledge: a retreat or a
+    regroup into a place the enemy holds (control is public; nothing hidden is used). The
+    submission is accepted; the warnings go back with the receipt and the reply."""
+    g = session.game
+    out: list[OrderError] = []
+    for ln in lines:
+        o = ln.order
+        if not isinstance(o, (RetreatPlan, RegroupPlan)):
+            continue
+        loc = o.location
+        if loc not in g.state.contests and not (g.state.battle and g.state.battle.loc == loc):
+            continue  # refused by the checker already
+        if g.control(o.to, side) is not Control.ENEMY:
+            continue
+        what = "retreat" if isinstance(o, RetreatPlan) else "regroup"
+        rule = "7.6" if what == "retreat" else "7.7"
+        attacking = g.state.contests[loc].attacker is side if loc in g.state.contests else False
+        if what == "retreat":
+            places = battle_mod.retreat_places(g, loc, side, attacking=attacking, navis=False)
+            navis = battle_mod.retreat_places(g, loc, side, attacking=attacking, navis=True)
+            others = sorted({("sea " if by_sea else "") + p for p, by_sea, _ in places + navis})
+        else:
+            others = sorted(n for n, _ in g.board.neighbors_by_road(loc) if g.control(n, side) in (Control.FRIENDLY, Control.VACANT))
+        out.append(OrderError(
+            ln.lineno, ln.text,
+            f"warning: {o.to} is held by {side.enemy}, so this {what} can never be carried out ({rule}); "
+            + (f"from {loc} you could {what} to {', '.join(others)}" if others else f"from {loc} there is nowhere to {what} now")))
+    return out

@@ -619,6 +619,7 @@ class OrderError(OrderProblem):
     not parse the place it would activate (6.1), so the other lines can still be checked."""
 
     origin: str | None = None
+    unknown_blocks: tuple[str, ...] = ()  # block names of the line that match none of the side's blocks
 
 
 @dataclass(frozen=True)
@@ -637,7 +638,8 @@ def parse_orders(text: str, side: Side, board: Board | None = None) -> tuple[lis
         try:
             orders.append(OrderLine(lineno, line, p.parse(line)))
         except PbemError as exc:
-            errors.append(OrderError(lineno, line, str(exc), p.origin_of(line)))
+            unknown = tuple(e.name for e in p.problems if isinstance(e, UnknownNameError) and e.kind == f"{side} block")
+            errors.append(OrderError(lineno, line, str(exc), p.origin_of(line), unknown))
     return orders, errors
 
 

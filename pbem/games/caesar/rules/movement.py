@@ -344,19 +344,22 @@ def check_end(g: "GameLike", d: Decision, ch: EndMoves) -> None:
 # ---- effects -------------------------------------------------------------------
 
 
-def _enter(g: "GameLike", side: Side, bid: str, frm: str, dest: str) -> None:
-    """Place ``bid`` in ``dest``; record an attack or a response when it was held by the enemy."""
+def _enter(g: "GameLike", side: Side, bid: str, frm: str, dest: str) -> bool:
+    """Place ``bid`` in ``dest``; record an attack or a response when it was held by the enemy.
+    True when this move starts an attack (the caller says so after the move itself)."""
     st = g.state
     before = g.control(dest, side)
     g.place(bid, dest)
     st.moved.add(bid)
+    started = False
     if before in _HOSTILE:
         contest = st.contests.get(dest)
         if contest is None:
             contest = Contest(attacker=side)
             st.contests[dest] = contest
-            g.emit("attack", Audience.ALL, f"{side} attacks {dest}", side=side.value, loc=dest)
+            started = True
         contest.entries.append(Entry(side, frm, bid))
+    return started
 
 
 def do_move(g: "GameLike", d: Decision, mv: Move) -> None:
@@ -373,7 +376,7 @@ def do_move(g: "GameLike", d: Decision, mv: Move) -> None:
         for a, b in zip(path, path[1:]):
             k = road_key(side, a, b)
             st.road_use[k] = st.road_use.get(k, 0) + 1
-    _enter(g, side, bid, path[-2], path[-1])
+    started = _enter(g, side, bid, path[-2], path[-1])
     at_sea = any(g.board.is_sea(p) for p in path)
     g.emit_split(
         "move",
@@ -383,6 +386,8 @@ def do_move(g: "GameLike", d: Decision, mv: Move) -> None:
         {"side": side.value, "block": bid, "path": list(path)},
         {"side": side.value, "path": list(path), "navis": at_sea},
     )
+    if started:  # after the move that causes it, once
+        g.emit("attack", Audience.ALL, f"{side} attacks {path[-1]}", side=side.value, loc=path[-1])
 
 
 def do_sea_move(g: "GameLike", d: Decision, mv: SeaMove) -> None:
@@ -430,7 +435,7 @@ def do_end(g: "GameLike", d: Decision, ch: EndMoves) -> None:
             g.emit(
                 "attack-summary",
                 Audience.ALL,
-                f"{d.side} attacks {loc}: {n_main} block(s) from {main} (main attack)"
+                f"Forces of {d.side}'s attack on {loc}: {n_main} block(s) from {main} (main attack)"
                 + "".join(
                     f", {sum(1 for e in contest.entries if e.side is d.side and e.frm == o)} from {o} (reserves)"
                     for o in origins

@@ -68,16 +68,30 @@ def _victory(g: "GameLike") -> bool:
     winner: Side | None
     if vp[Side.CAESAR] != vp[Side.POMPEY]:
         winner = max(Side, key=lambda s: vp[s])
-        reason = f"{winner} has {vp[winner]} VP" + (" (10 or more)" if vp[winner] >= VICTORY_VP else f" after {st.year}")
+        if vp[winner] >= VICTORY_VP:
+            reason = f"{vp[winner]} VP, 10 or more, at the end of {st.year}" + (
+                " (both reached 10: the higher wins)" if len(reaching) == 2 else "")
+        else:
+            reason = f"more VP after the last Year ({st.year})"
     else:
         rome = [s for s in Side if g.control(ROME, s) is Control.FRIENDLY]
         winner = rome[0] if rome else None
-        reason = f"VP tied at {vp[Side.CAESAR]}: " + (f"{winner} holds Roma" if winner else "nobody holds Roma, a draw")
+        reason = f"VP tied at {vp[Side.CAESAR]} after {st.year}, and " + (
+            f"{winner} holds Roma" if winner else "nobody holds Roma")
     st.result = Result(winner, reason, vp)
     st.phase = Phase.OVER
     st.winter = None
-    g.emit("game-over", Audience.ALL, f"Game over: {reason}", winner=winner.value if winner else None, vp={s.value: vp[s] for s in Side})
+    g.emit("game-over", Audience.ALL, f"Game over: {result_text(st.result)}", winner=winner.value if winner else None,
+           vp={s.value: vp[s] for s in Side}, reason=reason)
     return True
+
+
+def result_text(r: Result) -> str:
+    """``"Pompey wins: 10 VP, 10 or more, at the end of 706; score Caesar 6 VP, Pompey 10 VP"``:
+    the winner (or a draw), how, and the score, as the final report, the log and the CLI say it."""
+    who = f"{r.winner} wins" if r.winner else "a draw"
+    score = ", ".join(f"{s} {r.vp.get(s, 0)} VP" for s in Side)
+    return f"{who}: {r.reason}; score {score}"
 
 
 def navis_ports(g: "GameLike", bid: str) -> list[str]:

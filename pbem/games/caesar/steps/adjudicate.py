@@ -77,6 +77,7 @@ class Runner:
     def __init__(self, session: StepState, events: list[Event]) -> None:
         self.s = session
         self.events = events
+        self._not_done: set[str] = set()
 
     @property
     def g(self) -> Game:
@@ -224,7 +225,7 @@ class Runner:
             return self._planned_retreat(d, plans) is not None
         return True
 
-    def _planned_retreat(self, d: Decision, plans: dict[str, list[Order]]) -> BattleAction | None:
+    def _planned_retreat(self, d: Decision, plans: dict[str, list[Order]], *, report: bool = False) -> BattleAction | None:
         g = self.g
         bs = g.state.battle
         assert bs is not None
@@ -239,9 +240,24 @@ class Runner:
                 if o.when_weaker and not _weaker(g, d.side):
                     continue
                 ch = BattleAction(bid, Action.RETREAT, o.to, o.by_sea)
-                if ch in battle_mod.retreat_options(g, bid):
+                opts = battle_mod.retreat_options(g, bid)
+                if ch in opts:
                     return ch
+                if report:
+                    where = ", ".join(("sea " if x.by_sea else "") + (x.to or "") for x in opts) or "nowhere"
+                    self.plan_not_done(d.side, o, bid, f"it cannot retreat to {'sea ' if o.by_sea else ''}{o.to} "
+                                                       f"(it could retreat to {where})")
         return None
+
+    def plan_not_done(self, side: Side, plan: Order, bid: str, why: str) -> None:
+        """Say in the side's report that a plan line was not carried out for one block (once per
+        battle, block and line), naming the line: nothing of a plan is skipped silently."""
+        key = f"{self.g.state.year}/{self.g.state.turn}|{getattr(plan, 'location', '')}|{bid}|{plan}"
+        if key in self._not_done:
+            return
+        self._not_done.add(key)
+        self.default(side, "plan-not-done", f"{getattr(plan, 'location', '')}: the plan line '{plan}' is not carried out "
+                                             f"for {self.g.label(bid)}: {why}")
 
     def _turn_order(self, d: Decision, plans: dict[str, list[Order]]) -> list[str]:
         blocks = list(d.get("blocks", ()))
@@ -269,7 +285,7 @@ class Runner:
         if k is DecisionKind.BATTLE_TURN:
             bs = g.state.battle
             assert bs is not None
-            planned = self._planned_retreat(d, plans)
+            planned = self._planned_retreat(d, plans, report=True)
             if planned:
                 return planned
             order = self._turn_order(d, plans)
@@ -308,6 +324,9 @@ class Runner:
                         ch = Regroup(b, o.to)
                         if ch in regroups:
                             return ch
+                        if g.state.blocks[b].loc == d.location and b not in bs.regrouped:
+                            where = ", ".join(r.to for r in regroups if r.block == b) or "nowhere"
+                            self.plan_not_done(side, o, b, f"it cannot regroup to {o.to} (it could regroup to {where})")
             return EndRegroup()
         if k is DecisionKind.WINTER_NAVIS:
             ports = list(d.get("ports", ()))

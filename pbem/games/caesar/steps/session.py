@@ -20,7 +20,7 @@ from pbem.core.events import Event
 from pbem.core.orders import SubmissionRejected
 from pbem.core.rng import KeyedStream
 from pbem.errors import PbemError
-from pbem.games.caesar.orders.checking import Checker
+from pbem.games.caesar.orders.checking import Checker, plan_warnings
 from pbem.games.caesar.orders.hints import order_templates
 from pbem.games.caesar.orders.language import (
     OrderError,
@@ -28,12 +28,14 @@ from pbem.games.caesar.orders.language import (
     parse_order,
     parse_orders,
 )
+from pbem.games.caesar.orders.suggest import refine
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.choices import (
     Audience,
     DecisionKind,
 )
 from pbem.games.caesar.rules.state import Phase
+from pbem.games.caesar.rules.winter import result_text
 from pbem.games.caesar.steps.adjudicate import Runner
 from pbem.games.caesar.steps.stepdefs import (
     DEFAULTS,
@@ -76,7 +78,8 @@ class Session(StepState):
         n = self.step_no
         when = f"{st.year}, turn {st.turn}"
         if st.phase is Phase.OVER or not pend:
-            return Step(n, StepKind.OVER, (), False, "the game is over")
+            over = f"the game is over: {result_text(st.result)}" if st.result else "the game is over"
+            return Step(n, StepKind.OVER, (), False, over)
         kind = pend[0].kind
         if kind is DecisionKind.DEPLOY:
             return Step(n, StepKind.DEPLOYMENT, tuple(Side), True, "free deployment (5.3)")
@@ -106,6 +109,7 @@ class Session(StepState):
     def check(self, side: Side, text: str) -> list[OrderLine]:
         """Parse and check a submission for the current step; raises :class:`SubmissionRejected`."""
         lines, errors = parse_orders(text, side, self.game.board)
+        errors = [refine(self.game, side, e) for e in errors]  # "did you mean" by the side's own blocks
         step = self.step()
         if not step.awaits(side):
             who = ", ".join(s.value for s in step.awaiting) or "nobody"
@@ -120,6 +124,12 @@ class Session(StepState):
         if errors:
             raise SubmissionRejected(errors)
         return lines
+
+    def warnings(self, side: Side, text: str) -> list[OrderError]:
+        """Accepted orders that can never be carried out (battle plans into enemy-held places),
+        by the side's own knowledge; call before :meth:`submit`, which may resolve the step."""
+        lines, _ = parse_orders(text, side, self.game.board)
+        return plan_warnings(self, side, lines)
 
     # ---- submitting and resolving -----------------------------------------
     def submit(self, side: Side, text: str, entropy: str = "") -> list[Event]:

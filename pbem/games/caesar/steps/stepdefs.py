@@ -49,6 +49,7 @@ DEFAULTS: dict[str, str] = {
     "forced-retreat": "an attacker that must retreat in Round 4 goes to its planned destination if legal, else to the first legal destination (by road before by sea, alphabetical)",
     "hit": "among equally strong blocks the hit goes to the first one in the plan's 'hits' list; else a non-leader before a leader, then the lowest firepower, then alphabetical",
     "regroup": "blocks regroup only as planned; otherwise they stay",
+    "plan-not-done": "a plan line that cannot be carried out for a block (a retreat or regroup it cannot make) is not, for that block; the report names the line",
     "winter-navis": "a Navis at sea goes to its planned port if Friendly, else the first Friendly port on that sea alphabetically",
     "winter-supply": "surplus blocks are those named in 'winter: disband' first, then the weakest (alphabetical on a tie)",
     "winter-disband": "no voluntary disbands unless 'winter: disband' names them",

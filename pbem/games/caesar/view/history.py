@@ -220,11 +220,14 @@ def happened(board: Board, visible: Sequence[tuple[int, Event]], since: int, tag
     out: list[Entry] = []
     battle: _BattleBuilder | None = None
     run: list[Event] = []
+    held: list[Entry] = []  # "X attacks Y" said by the first move of a run: told after the run's line
 
     def flush_run() -> None:
         if run:
             out.append(Entry("line", _grouped_text(board, run, tag_side)))
             run.clear()
+        out.extend(held)
+        held.clear()
 
     def flush_battle() -> None:
         nonlocal battle
@@ -248,6 +251,9 @@ def happened(board: Board, visible: Sequence[tuple[int, Event]], since: int, tag
             battle.add(e)
             continue
         flush_battle()
+        if e.kind == "attack" and run:
+            held.append(Entry("line", e.text))
+            continue
         if e.kind in _GROUPED:
             if run and _group_key(run[-1]) != _group_key(e):
                 flush_run()

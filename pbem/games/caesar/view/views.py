@@ -28,6 +28,7 @@ from typing import Mapping, Sequence
 
 from pbem.core.events import Event
 from pbem.core.rng import KeyedStream, Rng
+from pbem.games.caesar.rules import winter as winter_mod
 from pbem.games.caesar.rules.board import Side, short_name
 from pbem.games.caesar.rules.cards import card_sort_key
 from pbem.games.caesar.rules.game import Game
@@ -298,7 +299,7 @@ def build_view(
         eliminated=tuple(e.text for e in recent if e.kind in ELIMINATIONS),
         defaults=tuple(e.text for e in recent if e.kind == "default"),
         last_seen=sightings(board, visible, viewer),
-        result=st.result.reason if st.result else "",
+        result=winter_mod.result_text(st.result) if st.result else "",
         next_step=next_step,
         awaited=awaited,
         fairness=fairness_note(st.rng),
