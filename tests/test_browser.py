@@ -1,7 +1,7 @@
 """The HTML report in a real browser: headless Chromium draws the map and parses the page.
 
 A seeded random game is played to its second battle; Caesar's report and the
-moderator's are rendered with :func:`pbem.reports.render_html`, written to
+moderator's are rendered with the game's report context and the core's templates (tests/report_helpers.py), written to
 ``tmp_path`` and loaded with a ``file://`` URL (no network) in Chromium:
 
 * a screenshot at phone width (420 px) is decoded with the standard library

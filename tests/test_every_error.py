@@ -125,7 +125,7 @@ def test_a_warned_plan_is_accepted_and_the_receipt_says_why(tmp_path) -> None:  
                    "Pompey": {"Tarraco": ["Legio 5"], "Carthago Nova": ["Legio 2"], "Bilbilis": ["Legio 3"]}},
         "command": {"cards": {"Caesar": "3/2", "Pompey": "2/1"}},
     })  # fmt: skip
-    keys = make_game(tmp_path, "w", scenario=g)
+    keys = make_game(tmp_path, "w", scenario=g.to_json())
     with Home(tmp_path).open("w") as st:
         assert st.receive(signed(keys, Side.CAESAR, 1, "move Narbo -> Tarraco: Legio 7, Legio 9\n", game="w")).resolved
         assert st.receive(signed(keys, Side.POMPEY, 2, "pass\n", game="w")).resolved

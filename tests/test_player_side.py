@@ -25,7 +25,7 @@ def test_the_log_says_who_attacks_once_after_the_move_that_causes_it() -> None:
     first_move = next(i for i, e in enumerate(events) if e.kind == "move" and e.data["path"][-1] == "Tarraco")  # type: ignore[attr-defined]
     assert first_move < says[0], texts
     s, events = _attack_tarraco()
-    from pbem.reports import render_text
+    from report_helpers import render_text
 
     from pbem.games.caesar.view.views import build_view
 
@@ -46,7 +46,7 @@ VICTORY = {
 
 def test_the_end_of_the_game_names_the_winner_how_and_the_score(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from click.testing import CliRunner
-    from pbem.reports import render_text
+    from report_helpers import render_text
     from store_helpers import make_game
 
     from pbem.cli import main
@@ -60,7 +60,7 @@ def test_the_end_of_the_game_names_the_winner_how_and_the_score(tmp_path) -> Non
     assert any(e.kind == "game-over" and e.text == f"Game over: {said}" for e in g.events)  # the log
     for viewer in (Side.CAESAR, Side.POMPEY, None):
         assert f"GAME OVER: {said}" in render_text(build_view(g, list(g.events), viewer))  # the final report
-    make_game(tmp_path, "won", scenario=g)
+    make_game(tmp_path, "won", scenario=g.to_json())
     with Home(tmp_path).open("won") as st:
         assert st.status().result == said
     out = CliRunner().invoke(main, ["--home", str(tmp_path), "status"]).output
@@ -127,7 +127,7 @@ def test_a_plan_line_not_carried_out_for_one_block_is_named_in_the_report() -> N
     events += s.submit(Side.POMPEY, "pass\n")
     said = [e for e in events if e.kind == "default" and e.data.get("default") == "plan-not-done"]
     assert said, [e.text for e in events]
-    assert said[0].audience.value == "Caesar"
+    assert said[0].audience == "Caesar"
     assert "the plan line 'battle Massilia: retreat round 2 all -> Narbo' is not carried out for Navis 1" in said[0].text
     assert "it cannot retreat to Narbo (it could retreat to Mare Hispanum)" in said[0].text
     assert len(said) == len({e.text for e in said})  # once, not every round
