@@ -412,7 +412,7 @@ def main() -> None:
     (subs / "manifest.json").write_text(json.dumps(writer.manifest, indent=2) + "\n", encoding="utf-8")
     print(f"{len(writer.manifest)} submissions up to step {session.step_no} ({session.step().title})")
 
-    from pbem.cli import run_demo
+    from pbem.demo import run_demo
 
     with tempfile.TemporaryDirectory() as tmp:
         result = run_demo(Path(tmp) / "home", examples=HERE, echo=print)

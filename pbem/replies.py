@@ -62,7 +62,7 @@ def reply_text(game: str, step: int, sid: int, out: Outcome, *, replaces: int | 
     if out.verdict is Verdict.DUPLICATE:
         return head + f"{out.reason}.\n"
     lines = [head + f"rejected: {out.reason}"]
-    for e in out.errors:  # as `pbem submit` prints them (pbem.cli.describe_receipt)
+    for e in out.errors:  # as `pbem submit` prints them (pbem.receipts.describe_receipt)
         if e["line"]:
             lines += [f"  line {e['line']}: {e['text']}", f"    {e['message']}"]
         else:

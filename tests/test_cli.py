@@ -282,7 +282,7 @@ def test_verify_fails_naming_the_step_when_an_event_byte_changes(demo_home: Path
 
 
 def test_examples_are_found_in_a_checkout() -> None:
-    from pbem.cli import examples_dir
+    from pbem.demo import examples_dir
 
     assert (Path(str(examples_dir())) / "game.json").is_file()
 

@@ -76,8 +76,8 @@ def test_plans_that_can_never_work_are_accepted_with_a_warning() -> None:
 
 
 def test_warnings_reach_the_reply_and_the_receipt() -> None:
-    from pbem.cli import describe_receipt
     from pbem.decide import Outcome, Verdict
+    from pbem.receipts import describe_receipt
     from pbem.replies import reply_text
     from pbem.store import Receipt
 
@@ -117,7 +117,7 @@ def test_suggestions_never_depend_on_hidden_enemy_blocks() -> None:
 def test_a_warned_plan_is_accepted_and_the_receipt_says_why(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from store_helpers import make_game, signed
 
-    from pbem.cli import describe_receipt
+    from pbem.receipts import describe_receipt
     from pbem.store import Home
 
     g = build_game({

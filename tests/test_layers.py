@@ -75,3 +75,16 @@ def test_the_core_package_imports_nothing_of_pbem_but_errors() -> None:
 def test_the_layer_test_sees_the_modules() -> None:  # a glob that finds nothing would pass everything
     assert "rules/game.py" in GAME_MODULES and "system.py" in GAME_MODULES
     assert "store.py" in CORE_MODULES or "store/__init__.py" in CORE_MODULES
+
+
+def test_the_command_line_loads_no_heavy_library_until_a_command_runs() -> None:
+    """`pbem --help` and `--version` pay for click and little else: SQL, templates, cryptography and the
+    rules are imported by the commands that use them (measured by what is imported, not by a clock)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, pbem.cli; heavy = ('sqlalchemy', 'sqlmodel', 'pydantic', 'jinja2', 'cryptography', "
+            "'pbem.store', 'pbem.games.caesar', 'zstandard'); "
+            "print(sorted({m for m in sys.modules if m.startswith(heavy)}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", out

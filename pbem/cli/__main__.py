@@ -1,0 +1,5 @@
+"""``python -m pbem.cli``: the same as ``pbem``."""
+
+from pbem.cli import main
+
+main()

@@ -1,0 +1,119 @@
+"""The mail loop's commands: ``pbem inbox`` (mbox, Maildir, IMAP) and ``pbem send`` (SMTP)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from pbem.cli.base import (
+    _computer_turns,
+    _echo_json,
+    _obj,
+    game_option,
+    json_option,
+    main,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+
+@main.command()
+@click.option("--mbox", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE", help="An mbox file.")
+@click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR", help="A Maildir folder (with cur and new).")
+@click.option("--retry", is_flag=True, help="Look again at messages that could not be delivered before (say, after `pbem new` created their game).")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes: up to this many games at once (game files are independent).")
+@json_option
+def inbox(mbox: Path | None, maildir: Path | None, retry: bool, jobs: int, as_json: bool) -> None:
+    """Feed every new message of a mailbox to its game and print each verdict.
+
+    Each message goes to the game its submission names (armored block in the body,
+    or the signed JSON file attached). A message that names no game here or holds
+    no submission is reported and left in the mailbox. Messages already handled are
+    remembered in the home folder and never fed twice. Exit code 0 when the mailbox
+    was read, even if submissions were rejected; 1 when it cannot be read, or when
+    a message could not be stored (it is fed again next time).
+
+    \b
+    Example:
+        pbem --home ~/club inbox --maildir ~/Maildir
+        pbem --home ~/club inbox --mbox /var/mail/pbem --json
+    """
+    from pbem.mailbox import read_inbox
+
+    if (mbox is None) == (maildir is None):
+        raise click.UsageError("give exactly one of --mbox FILE or --maildir DIR")
+    run = read_inbox(_obj().open_home(), mbox=mbox, maildir=maildir, retry=retry, jobs=jobs,
+                     on_result=None if as_json else lambda r: click.echo(r.line()))
+    _computer_turns()
+    if as_json:
+        _echo_json(run.to_json())
+    else:
+        click.echo(run.summary())
+    if run.failed:
+        sys.exit(1)
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise click.UsageError(f"--smtp {text!r}: give HOST:PORT, like localhost:25 or mail.example.org:587")
+    return host.strip("[]"), int(port)
+
+
+@main.command()
+@game_option(required=False)
+@click.option("--smtp", "server", default="localhost:25", show_default=True, metavar="HOST:PORT", help="The mail server.")
+@click.option("--from", "sender", envvar="PBEM_FROM", required=True, metavar="ADDRESS", help="The sender address (env PBEM_FROM); players reply to it.")
+@click.option("--starttls", is_flag=True, help="Switch the connection to TLS (STARTTLS) before sending.")
+@click.option("--user", metavar="NAME", help="Log in as NAME; the password comes from the environment variable PBEM_SMTP_PASSWORD.")
+@click.option("--dry-run", "dry_run", type=click.Path(file_okay=False, path_type=Path), metavar="DIR", help="Write the messages as .eml files into DIR instead of sending them (nothing is marked sent).")
+@json_option
+def send(game_id: str | None, server: str, sender: str, starttls: bool, user: str | None, dry_run: Path | None,
+         as_json: bool) -> None:
+    """Email every report and reminder not sent yet, each only to its own recipient.
+
+    One message per recipient and step: the text report, with the HTML report as
+    its alternative. A report is marked sent once the server has accepted it, so a
+    second run sends nothing again. Exit code 1 if the server refused a message
+    (it stays in the outbox) or could not be used.
+
+    \b
+    Example:
+        PBEM_SMTP_PASSWORD=secret pbem send --from moderator@example.org \\
+            --smtp mail.example.org:587 --starttls --user moderator
+        pbem send --game club-1 --from moderator@example.org --dry-run outgoing/
+    """
+    import os
+
+    from pbem.mailbox import DryRunTransport, SmtpTransport, Transport, send_outbox, send_summary
+
+    if "@" not in sender:
+        raise click.UsageError(f"--from {sender!r} is not an email address")
+    password = os.environ.get("PBEM_SMTP_PASSWORD")
+    if user and password is None:
+        raise click.UsageError("--user needs the password in the environment variable PBEM_SMTP_PASSWORD")
+    transport: Transport
+    if dry_run is not None:
+        transport = DryRunTransport(dry_run)
+    else:
+        host, port = _host_port(server)
+        transport = SmtpTransport(host, port, sender, starttls=starttls, user=user, password=password)
+    show = None if as_json else (lambda r: click.echo(r.line()) if r.status in ("sent", "written", "refused") else None)
+    try:
+        results, failure = send_outbox(_obj().open_home(), transport, sender, game=game_id,
+                                       mark=dry_run is None, on_result=show)
+    finally:
+        transport.close()
+    if as_json:
+        _echo_json({"results": [r.to_json() for r in results], "error": failure or None})
+    elif results or not failure:
+        for line in send_summary(results, dry_run=dry_run is not None):
+            click.echo(line)
+    if failure:
+        raise click.ClickException(failure)
+    if any(r.status == "refused" for r in results):
+        sys.exit(1)

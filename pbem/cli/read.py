@@ -1,0 +1,132 @@
+"""Commands that read a game: ``pbem report``, ``log``, ``state``, ``verify`` and the audit."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from pbem.cli.base import (
+    _each_game,
+    _echo_json,
+    _game_sides,
+    _obj,
+    _side_name,
+    game_option,
+    json_option,
+    main,
+)
+from pbem.errors import PbemError
+
+if TYPE_CHECKING:
+    pass
+
+
+
+@main.command()
+@game_option()
+@click.option("--side", required=True, help="Whose report: a side, or moderator.")
+@click.option("--format", "fmt", type=click.Choice(("text", "html")), default="text", show_default=True)
+@click.option("--step", type=int, help="The report sent when this step opened (default: the latest).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+def report(game_id: str, side: str, fmt: str, step: int | None, out: Path | None) -> None:
+    """Print the latest report for a side (or the moderator).
+
+    \b
+    Example:
+        pbem report --game club-1 --side Caesar --format html --out caesar.html
+    """
+
+    side = _side_name(side, _game_sides(game_id, moderator=True))
+    with _obj().open_home().open(game_id) as st:
+        row = st.report(side, fmt, step)
+    body = row.body or ""
+    if out is not None:
+        out.write_text(body, encoding="utf-8")
+        click.echo(f"wrote {out}", err=True)
+    else:
+        click.echo(body, nl=False)
+
+
+@main.command()
+@game_option()
+@click.option("--side", default="moderator", show_default=True, help="Show only what this side (or the moderator) may see.")
+@json_option
+def log(game_id: str, side: str, as_json: bool) -> None:
+    """Print the event log as a side may see it (everything for the moderator).
+
+    \b
+    Example:
+        pbem log --game club-1 --side Pompey
+    """
+
+    side = _side_name(side, _game_sides(game_id, moderator=True))
+    with _obj().open_home().open(game_id) as st:
+        rows = st.events(side)
+    if side.lower() != "moderator":
+        # a side's log is numbered in its own view: gaps in the game's numbering would count
+        # the events that were private to the other side (a default applied to him, his deal)
+        rows = [(n, step, ev) for n, (_, step, ev) in enumerate(rows, start=1)]
+    if as_json:
+        _echo_json([{"seq": seq, "step": step, **ev.to_json()} for seq, step, ev in rows])
+        return
+    for seq, step, ev in rows:
+        click.echo(f"#{seq} step {step} [{ev.audience}] {ev.kind}: {ev.text}")
+
+
+@main.command()
+@game_option()
+@json_option
+def state(game_id: str, as_json: bool) -> None:
+    """Print the moderator's full position (--json: the position format).
+
+    \b
+    Example:
+        pbem state --game club-1 --json > position.json
+    """
+    with _obj().open_home().open(game_id) as st:
+        adj = st.adjudication()
+        system = st.system
+    if as_json:
+        _echo_json(system.position(adj))
+        return
+    click.echo(f"{game_id}: {system.describe(adj)}")
+
+
+@main.command()
+@game_option(required=False)
+@json_option
+def verify(game_id: str | None, as_json: bool) -> None:
+    """Replay every submission and check snapshots, events, the hash chain and reports.
+
+    Without --game every game in the folder is checked. Exit code 1 on any difference.
+
+    \b
+    Example:
+        pbem verify --game club-1
+    """
+    home = _obj().open_home()
+
+    def check(st: Any) -> Any:
+        try:
+            st.recover()  # finish unfinished work first, like every command ...
+        except PbemError:
+            pass  # ... unless the file is damaged: then the audit says where
+        return st.verify()
+
+    results, failed = _each_game(home, game_id, check, recover=False)
+    if as_json:
+        _echo_json([{"game": r.game, "ok": r.ok, "steps": r.steps, "submissions": r.submissions,
+                     "events": r.events, "reports": r.reports, "problems": r.problems} for r in results])
+    else:
+        for r in results:
+            if r.ok:
+                click.echo(f"{r.game}: OK: {r.steps} steps, {r.submissions} submissions, {r.events} events, "
+                           f"{r.reports} reports checked")
+            else:
+                click.echo(f"{r.game}: FAILED")
+                for p in r.problems:
+                    click.echo(f"  {p}")
+    if failed or any(not r.ok for r in results):
+        sys.exit(1)
