@@ -298,11 +298,18 @@ def events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
 # ---- rendering (pure) ----------------------------------------------------------------------
 
 
+def report_id(chain: str) -> str:
+    """A report's id: the first 16 hex digits of the hash chain at the last event it covers."""
+    return chain[:16]
+
+
 def render_report(
-    session_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None
+    session_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None, chain: str = ""
 ) -> str:
+    """One report. ``chain`` is the hash of the last event it covers (the set-up's hash when none):
+    a game with a fairness note (keyed or practice) prints its :func:`report_id`."""
     try:
-        from pbem.caesar.views import NextStep, build_view
+        from pbem.caesar.views import NextStep, build_view, fairness_note
         from pbem.reports import render_html, render_text
     except ImportError as exc:  # pragma: no cover - only while the report module is missing
         raise StoreError(f"reports cannot be rendered: {exc}; install the complete pbem package") from exc
@@ -318,7 +325,9 @@ def render_report(
             awaiting=tuple(s.value for s in step.awaiting),
             templates=tuple(order_templates(session, viewer)) if viewer else (),
         )
-    view = build_view(session.game, list(events[: row.upto_event]), viewer, since=row.since_event, next_step=next_step)
+    rid = report_id(chain) if chain and fairness_note(session.game.state.rng) else ""
+    view = build_view(session.game, list(events[: row.upto_event]), viewer, since=row.since_event, next_step=next_step,
+                      report_id=rid)
     return render_html(view) if row.format == "html" else render_text(view)
 
 

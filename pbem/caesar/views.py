@@ -268,6 +268,7 @@ def build_view(
     *,
     since: int = 0,
     next_step: NextStep | None = None,
+    report_id: str = "",
 ) -> View:
     """What ``viewer`` (None: the moderator) may see now.
 
@@ -302,6 +303,7 @@ def build_view(
         next_step=next_step,
         awaited=awaited,
         fairness=fairness_note(st.rng),
+        report_id=report_id,
     )
 
 
