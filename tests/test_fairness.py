@@ -514,3 +514,25 @@ def test_a_running_game_bundle_leaves_the_secret_out(played: Path, tmp_path: Pat
     assert code == 0 and "(not the draws)" in out
     code, out = audit_check(mutate(text, "", lambda d: d["events"][3].update(text="forged")))
     assert code == 1 and "event #4" in out
+
+
+# ---- old game files ----------------------------------------------------------------------------
+
+
+def test_a_game_file_of_the_previous_format_keeps_working(tmp_path: Path) -> None:
+    """tests/data/legacy-store2.db.gz was written by pbem before secrets (format 'pbem-store 2'): a
+    practice-less seeded game, Pompey in password mode with a wrong guess and his right password."""
+    import gzip
+
+    raw = gzip.decompress((Path(__file__).parent / "data" / "legacy-store2.db.gz").read_bytes())
+    assert b"legacy sesame" in raw and b"wrong guess zz" in raw
+    (tmp_path / "old.db").write_bytes(raw)
+    with Home(tmp_path).open("old") as st:
+        report = st.verify()
+        assert report.ok, report.problems
+        assert st.status().step == 2 and st.game().schema_version == "pbem-store 2"
+        body = st.report("Caesar").body or ""
+        assert "PRACTICE" not in body and "Report id" not in body and "Dice and deals" not in body
+        assert {r.password_check for r in st.submissions()} == {"matched", "wrong", None}
+    data = file_bytes(tmp_path, "old")
+    assert b"legacy sesame" not in data and b"wrong guess zz" not in data
