@@ -130,7 +130,8 @@ class _Verifier:
             if sha256_text(s.session) != s.hash:
                 self.fail(s.step, "the snapshot's hash does not match its content")
         replayed = self.replay(game, players, subs, events, snaps)
-        self.check_reports(system_of(game), outbox, replayed, snaps)
+        chains = {0: game.header_hash, **{r.seq: r.hash for r in events}}
+        self.check_reports(system_of(game), outbox, replayed, snaps, chains)
         report.problems = self.problems
         return report
 
@@ -271,7 +272,7 @@ class _Verifier:
         return False
 
     def check_reports(self, system: GameSystem, outbox: list[OutboxRecord], replayed: tuple[dict[int, str], list[Event]],
-                      snaps: dict[int, SnapshotRecord]) -> None:
+                      snaps: dict[int, SnapshotRecord], chains: dict[int, str]) -> None:
         sessions, log = replayed
         for row in outbox:
             if row.step not in sessions or row.upto_event > len(log):
@@ -280,7 +281,7 @@ class _Verifier:
                 self.fail(row.step, f"the {row.format} report for {row.recipient} was never rendered")
                 continue
             snap = snaps[row.step]
-            body = render_report(system, sessions[row.step], log, row, snap.deadline)
+            body = render_report(system, sessions[row.step], log, row, snap.deadline, chains.get(row.upto_event, ""))
             if body != row.body:
                 a, b = row.body.splitlines(), body.splitlines()
                 line = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))

@@ -299,10 +299,18 @@ def events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
 # ---- rendering (pure) ----------------------------------------------------------------------
 
 
+def report_id(chain: str) -> str:
+    """A report's id: the first 16 hex digits of the hash chain at the last event it covers."""
+    return chain[:16]
+
+
 def render_report(
-    system: GameSystem, adj_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None
+    system: GameSystem, adj_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None,
+    chain: str = "",
 ) -> str:
-    """One outbox report, rendered from the stored state of its step and the log up to it.
+    """One outbox report, rendered from the stored state of its step and the log up to it. ``chain``
+    is the hash of the last event it covers (the set-up's hash when none): the report may state its
+    :func:`report_id`, so a player can prove what he was shown (``pbem audit check --report``).
 
     The text and the HTML report of a recipient come from one state: the loaded state is kept
     for the next call (a game may build its view once for both, see CaesarSystem.report)."""
@@ -311,7 +319,7 @@ def render_report(
     adj = _loaded(system, adj_json)
     viewer = None if row.recipient == MODERATOR else row.recipient
     ctx = system.report(adj, list(events[: row.upto_event]), viewer, since=row.since_event, deadline=deadline,
-                        fmt=row.format)
+                        fmt=row.format, report_id=report_id(chain) if chain else "")
     return render(system.name, ctx, getattr(system, "template_folder", None))
 
 

@@ -693,11 +693,17 @@ class Store:
                 if snap is None:
                     raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
                                      "no snapshot; `pbem verify` shows what differs; restore the file from a backup")
-                row.body = render_report(self.system, snap.session, self._events(db, upto=row.upto_event), row, snap.deadline)
+                row.body = render_report(self.system, snap.session, self._events(db, upto=row.upto_event), row,
+                                         snap.deadline, self._chain_at(db, row.upto_event))
                 db.add(row)
                 done += 1
                 _checkpoint("rendered")
         return done
+
+    def _chain_at(self, db: DbSession, seq: int) -> str:
+        """The hash chain after event ``seq`` (the set-up's hash before the first)."""
+        ev = db.get(EventRecord, seq) if seq else None
+        return ev.hash if ev is not None else db.exec(select(GameRecord)).one().header_hash
 
     # -- reading state
     def _session(self, db: DbSession) -> tuple[Adjudication, SnapshotRecord]:
@@ -919,6 +925,22 @@ class Store:
         return done
 
     # -- verification
+    def audit_bundle(self, *, include_secret: bool | None = None) -> dict[str, Any]:
+        """The audit bundle of this game (:mod:`pbem.bundle`): the secret only once the game is over
+        (``include_secret`` overrides that, for tests of the full check on a short game)."""
+        from pbem.bundle import export_bundle
+
+        over = self.status().over if include_secret is None else include_secret
+        with self._read() as db:
+            game = db.exec(select(GameRecord)).one()
+            players = list(db.exec(select(PlayerRecord).order_by(PlayerRecord.side)).all())
+            subs = list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]
+            events = list(db.exec(select(EventRecord).order_by(EventRecord.seq)).all())  # type: ignore[arg-type]
+            snaps = list(db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step)).all())  # type: ignore[arg-type]
+            reports = list(db.exec(select(OutboxRecord).where(OutboxRecord.kind == "report")
+                                   .order_by(OutboxRecord.id)).all())  # type: ignore[arg-type]
+        return export_bundle(game, players, subs, events, snaps, reports, over)
+
     def verify(self) -> VerifyReport:
         """Replay every submission from the start and compare everything stored."""
         with self._read() as db:

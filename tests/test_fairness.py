@@ -132,9 +132,22 @@ def fire_dice(home: Path, gid: str) -> dict[int, list[int]]:
     return out
 
 
-def test_dice_follow_the_documented_formula_keyed_by_the_closing_submissions(tmp_path: Path) -> None:
-    keys = keyed_game(tmp_path, "g")
-    play(tmp_path, "g", keys, lambda st: bool(fire_dice(tmp_path, "g")))
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A keyed game played past its first battle (a fixed secret, so the same game every run)."""
+    import pbem.store as store_mod
+
+    home = tmp_path_factory.mktemp("played")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(store_mod.secrets, "token_bytes", lambda n: bytes(range(7, 7 + n)))
+        keys = keyed_game(home, "g")
+    play(home, "g", keys, lambda st: bool(fire_dice(home, "g")), limit=200)
+    assert fire_dice(home, "g"), "the random game reached no battle"
+    return home
+
+
+def test_dice_follow_the_documented_formula_keyed_by_the_closing_submissions(played: Path) -> None:
+    tmp_path = played
     dice = fire_dice(tmp_path, "g")
     assert dice, "the random game reached no battle"
     (secret,), = db_rows(tmp_path / "g.db", "SELECT secret FROM game")
@@ -149,10 +162,8 @@ def test_dice_follow_the_documented_formula_keyed_by_the_closing_submissions(tmp
         assert rolled != [uniform(other, 6) + 1 for _ in rolled] or len(rolled) < 4
 
 
-def test_the_same_game_replayed_gives_the_same_draws(tmp_path: Path) -> None:
-    keys = keyed_game(tmp_path, "g")
-    play(tmp_path, "g", keys, lambda st: bool(fire_dice(tmp_path, "g")))
-    with Home(tmp_path).open("g") as st:
+def test_the_same_game_replayed_gives_the_same_draws(played: Path) -> None:
+    with Home(played).open("g") as st:
         report = st.verify()
     assert report.ok, report.problems
     assert report.steps > 2
@@ -262,7 +273,7 @@ def test_keyed_draws_need_the_secret(tmp_path: Path, gid: str) -> None:
 
 
 
-_LOCAL = hs.from_regex(r"[a-z][a-z0-9.]{0,8}[a-z0-9]", fullmatch=True)
+_LOCAL = hs.from_regex(r"[a-z][a-z0-9]{0,8}(\.[a-z0-9]{1,5})?", fullmatch=True)
 _ADDR = hs.builds(lambda a, b: f"{a}@{b}.org", _LOCAL, _LOCAL)
 _NAME = hs.from_regex(r"[A-Z][a-z]{0,8}( [A-Z][a-z]{0,8})?", fullmatch=True)
 
@@ -410,3 +421,123 @@ def test_wrong_passwords_make_the_side_wait_longer_and_longer(tmp_path: Path, mo
     with home.open("p") as st:
         assert st.submissions()[-1].password_check == "matched"
     assert send(WRONG, 14).verdict is Verdict.REJECTED  # a right password starts the count again
+
+
+# ---- 8. audit bundles --------------------------------------------------------------------------
+
+
+def bundle_text(home: Path, include_secret: bool | None = True) -> str:
+    from pbem.decide import canonical_json
+
+    with Home(home).open("g") as st:
+        return canonical_json(st.audit_bundle(include_secret=include_secret))
+
+
+def audit_check(text: str, report: str | None = None) -> tuple[int, str]:
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    with CliRunner().isolated_filesystem():
+        Path("b.json").write_text(text, encoding="utf-8")
+        args = ["audit", "check", "b.json"]
+        if report is not None:
+            Path("r.txt").write_text(report, encoding="utf-8")
+            args += ["--report", "r.txt"]
+        r = CliRunner().invoke(main, args)
+    return r.exit_code, r.output
+
+
+def test_a_bundle_checks_out_and_a_saved_report_is_genuine(played: Path) -> None:
+    text = bundle_text(played)
+    code, out = audit_check(text)
+    assert code == 0 and out.startswith("g: OK: ") and "(not the draws)" not in out, out
+    with Home(played).open("g") as st:
+        body = st.report("Pompey", step=2).body or ""
+    assert "Report id: " in body
+    code, out = audit_check(text, body)
+    assert code == 0 and "this report is genuine, step 2 (text report for Pompey)" in out
+    forged = body.replace("Victory points: ", "Victory points:  ", 1)
+    code, out = audit_check(text, forged)
+    line = next(i for i, ln in enumerate(body.splitlines()) if ln.startswith("Victory points")) + 1
+    assert code == 1 and "differs from the text report for Pompey of step 2" in out and f"at line {line}:" in out
+
+
+def mutate(text: str, where: str, change: Any) -> str:
+    data = json.loads(text)
+    change(data)
+    return json.dumps(data)
+
+
+def test_one_changed_byte_anywhere_is_named(played: Path) -> None:
+    import base64
+
+    text = bundle_text(played)
+
+    def flip_submission(d: dict[str, Any]) -> None:
+        s = next(s for s in d["submissions"] if s["verdict"] == "accepted")
+        raw = bytearray(base64.b64decode(s["raw"]))
+        i = raw.index(b"play") + 1
+        raw[i] ^= 0x01
+        s["raw"] = base64.b64encode(bytes(raw)).decode()
+
+    def change_die(d: dict[str, Any]) -> None:
+        e = next(e for e in d["events"] if e["kind"] == "fire")
+        data = json.loads(e["data"])
+        data["dice"][0] = data["dice"][0] % 6 + 1
+        e["data"] = json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+    def change_report(d: dict[str, Any]) -> None:
+        r = d["reports"][-1]
+        r["body"] = r["body"].replace("Victory", "Victorx", 1)
+
+    for change, named in [(flip_submission, "submission #"), (change_die, "event #"),
+                          (change_report, "report for")]:
+        code, out = audit_check(mutate(text, "", change))
+        assert code == 1 and "FAILED" in out and named in out, (change.__name__, out)
+
+
+def test_a_changed_secret_fails_verify_and_the_bundle_check_naming_the_commitment(played: Path) -> None:
+    text = bundle_text(played)
+    commitment = json.loads(text)["game"]["commitment"]
+    code, out = audit_check(mutate(text, "", lambda d: d["game"].update(secret="22" * 32)))
+    assert code == 1 and commitment in out and "secret" in out
+
+
+def test_a_running_game_bundle_leaves_the_secret_out(played: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    out_file = tmp_path / "b.json"
+    r = CliRunner().invoke(main, ["--home", str(played), "audit", "export", "g", "-o", str(out_file)])
+    assert r.exit_code == 0 and "BOTH sides' orders" in r.output and "still running" in r.output
+    (secret,), = db_rows(played / "g.db", "SELECT secret FROM game")
+    text = out_file.read_text()
+    assert secret not in text and json.loads(text)["game"]["secret"] is None
+    code, out = audit_check(text)
+    assert code == 0 and "(not the draws)" in out
+    code, out = audit_check(mutate(text, "", lambda d: d["events"][3].update(text="forged")))
+    assert code == 1 and "event #4" in out
+
+
+# ---- old game files ----------------------------------------------------------------------------
+
+
+def test_a_game_file_of_the_previous_format_keeps_working(tmp_path: Path) -> None:
+    """tests/data/legacy-store2.db.gz was written by pbem before secrets (format 'pbem-store 2'): a
+    practice-less seeded game, Pompey in password mode with a wrong guess and his right password."""
+    import gzip
+
+    raw = gzip.decompress((Path(__file__).parent / "data" / "legacy-store2.db.gz").read_bytes())
+    assert b"legacy sesame" in raw and b"wrong guess zz" in raw
+    (tmp_path / "old.db").write_bytes(raw)
+    with Home(tmp_path).open("old") as st:
+        report = st.verify()
+        assert report.ok, report.problems
+        assert st.status().step == 2 and st.game().schema_version == "pbem-store 2"
+        body = st.report("Caesar").body or ""
+        assert "PRACTICE" not in body and "Report id" not in body and "Dice and deals" not in body
+        assert {r.password_check for r in st.submissions()} == {"matched", "wrong", None}
+    data = file_bytes(tmp_path, "old")
+    assert b"legacy sesame" not in data and b"wrong guess zz" not in data

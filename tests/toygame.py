@@ -128,7 +128,7 @@ class ToySystem:
         return Bids.from_json(json.loads(text)).to_json()
 
     def report(self, adj: Any, events: Sequence[Event], viewer: str | None, *, since: int, deadline: str | None,
-               fmt: str) -> ReportContext:
+               fmt: str, report_id: str = "") -> ReportContext:
         step = adj.step()
         view = {
             "viewer": viewer or "moderator",
@@ -138,6 +138,7 @@ class ToySystem:
             "new": [e.text for e in events[since:] if e.visible_to(viewer)],
             "step": None if step.over else {"number": step.number, "title": step.title, "deadline": deadline},
             "result": adj.summary().result,
+            "report_id": report_id,
         }
         return ReportContext(f"report.{'txt' if fmt == 'text' else 'html'}.j2", {"view": view})
 

@@ -130,3 +130,82 @@ def verify(game_id: str | None, as_json: bool) -> None:
                     click.echo(f"  {p}")
     if failed or any(not r.ok for r in results):
         sys.exit(1)
+
+
+@main.group()
+def audit() -> None:
+   """Audit bundles: export a whole game, check one on any machine.
+
+   \b
+   Example:
+       pbem audit export club-1 -o club-1.audit.json
+       pbem audit check club-1.audit.json --report my-last-report.txt
+   """
+
+
+@audit.command("export")
+@click.argument("game_id", metavar="GAME")
+@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False, path_type=Path),
+             help="The bundle file to write (JSON).")
+def audit_export(game_id: str, output: Path) -> None:
+   """Write GAME's audit bundle (moderator only: it holds BOTH sides' orders).
+
+   The secret is in it only when the game is over; a running game's bundle checks
+   everything but the draws.
+
+   \b
+   Example:
+       pbem audit export club-1 -o club-1.audit.json
+   """
+   from pbem.decide import canonical_json
+
+   with _obj().open_home().open(game_id) as st:
+       data = st.audit_bundle()
+   try:
+       output.write_text(canonical_json(data) + "\n", encoding="utf-8")
+   except OSError as exc:
+       raise click.ClickException(f"cannot write {output}: {exc}") from None
+   click.echo(f"wrote {output}: the audit bundle of game {game_id}. It holds BOTH sides' orders: give it to a "
+              "player only when the game is over.")
+   if not data["complete"]:
+       click.echo("The game is still running: the secret is left out, so `pbem audit check` checks everything "
+                  "but the draws, the verdicts and the reports.")
+
+
+@audit.command("check")
+@click.argument("bundle", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--report", "saved", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+             help="A text report you were sent: say whether the game sent exactly this.")
+def audit_check(bundle: Path, saved: Path | None) -> None:
+   """Replay the game of an audit BUNDLE and check everything (no game folder needed).
+
+   Checks the commitment, every signature, every draw, the hash chain, and that every
+   report is byte-identical to a fresh rendering. Exit code 1 on any difference.
+
+   \b
+   Example:
+       pbem audit check club-1.audit.json --report step-12-report.txt
+   """
+   from pbem.bundle import check_bundle, check_saved_report
+
+   text = bundle.read_text(encoding="utf-8")
+   result = check_bundle(text)
+   r = result.report
+   if r.ok:
+       click.echo(f"{r.game}: OK: {r.steps} steps, {r.submissions} submissions, {r.events} events, "
+                  f"{r.reports} reports checked" + ("" if result.draws_checked else " (not the draws)"))
+   else:
+       click.echo(f"{r.game}: FAILED")
+       for p in r.problems:
+           click.echo(f"  {p}")
+   for note in result.notes:
+       click.echo(f"note: {note}")
+   genuine = True
+   if saved is not None:
+       verdict = check_saved_report(text, saved.read_text(encoding="utf-8"))
+       genuine = verdict.startswith("this report is genuine")
+       click.echo(verdict)
+   if not r.ok or not genuine:
+       sys.exit(1)
+
+

@@ -166,8 +166,9 @@ class GameSystem(Protocol):
         """A custom starting position (``pbem new --scenario FILE``) as stored JSON."""
 
     def report(self, adj: Adjudication, events: Sequence[Event], viewer: str | None, *, since: int,
-               deadline: str | None, fmt: str) -> ReportContext:
-        """A side's report (``viewer`` None: the moderator's), built from that side's view only."""
+               deadline: str | None, fmt: str, report_id: str = "") -> ReportContext:
+        """A side's report (``viewer`` None: the moderator's), built from that side's view only.
+        ``report_id`` is the report's place in the hash chain, for the report to state."""
 
     def describe(self, adj: Adjudication) -> str:
         """The whole state for the moderator (``pbem state``)."""

@@ -205,6 +205,7 @@ class View:
     next_step: NextStep | None
     awaited: bool  # the next step waits for the viewer
     fairness: str = ""  # where the dice come from: the committed secret, or "practice game"
+    report_id: str = ""  # the hash chain at the report's last event, shortened (``pbem audit check --report``)
 
     @property
     def hand(self) -> tuple[str, ...]:

@@ -269,6 +269,7 @@ def build_view(
     *,
     since: int = 0,
     next_step: NextStep | None = None,
+    report_id: str = "",
 ) -> View:
     """What ``viewer`` (None: the moderator) may see now.
 
@@ -303,6 +304,7 @@ def build_view(
         next_step=next_step,
         awaited=awaited,
         fairness=fairness_note(st.rng),
+        report_id=report_id,
     )
 
 
