@@ -762,15 +762,18 @@ def bot(game_id: str, side: str, explain: bool, strength: float, iterations: int
     if not step.awaits(who):
         waiting = ", ".join(s.value for s in step.awaiting) or "nobody"
         raise click.ClickException(f"step {step.number} ({step.title}) waits for {waiting}, not {who.value}")
-    answer, _ = _bot_answer(session, log, who, make_player("bot", strength, time.perf_counter, iterations),
-                            step.number if seed is None else seed)
+    player = make_player("bot", strength, time.perf_counter, iterations)
+    answer, _ = _bot_answer(session, log, who, player, step.number if seed is None else seed)
     click.echo(answer.text, nl=False)
     if explain:
-        click.echo(f"# {answer.iterations} search iterations over positions consistent with what {who.value} has seen")
+        click.echo(f"# {answer.iterations} search iterations over positions consistent with what {who.value} has seen;")
+        margin = 100 * float(getattr(player, "margin", 0.0))
+        click.echo(f"# the one-ply choice is played unless another beats its estimate by {margin:g} points")
         for what, alternatives in answer.considered:
             click.echo(f"# {what}:")
             for w in alternatives[:6]:
-                click.echo(f"#   {w.order:<40} est. {100 * w.value:5.1f}%  ({w.visits} samples)")
+                mark = "  one-ply choice" if w.one_ply else ""
+                click.echo(f"#   {w.order:<40} est. {100 * w.value:5.1f}%  ({w.visits} samples){mark}")
 
 
 def _bot_answer(session: Any, log: list[Any], side: Side, player: Any, seed: int) -> tuple[Any, Any]:

@@ -76,6 +76,7 @@ class Weighed:
     order: str
     visits: int
     value: float  # mean score in [0, 1]: wins count 1, draws 0.5
+    one_ply: bool = False  # the greedy choice, played unless the search beats it by the margin
 
 
 @dataclass(frozen=True)
@@ -345,7 +346,7 @@ class Bot:
                 best = greedy  # the search must show a clear gain to overrule the one-ply choice
             weighed = tuple(
                 sorted(
-                    (Weighed(_say(g, side, opts[k]), visits[k], total[k] / max(1, visits[k])) for k in range(len(opts))),
+                    (Weighed(_say(g, side, opts[k]), visits[k], total[k] / max(1, visits[k]), k == greedy) for k in range(len(opts))),
                     key=lambda w: (-w.visits, -w.value, w.order),
                 )
             )
