@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 from pbem.games.caesar.ai.match import Tally, play_match  # noqa: E402
 from pbem.games.caesar.ai.players import Bot, Budget, Player, make_player  # noqa: E402
 from pbem.games.caesar.rules.board import Side  # noqa: E402
+from pbem.games.caesar.rules.state import Options  # noqa: E402
 
 
 def player(name: str, iterations: int | None, strength: float) -> Player:
@@ -49,10 +50,11 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=40, help="bot search iterations per step (0: use the time budget)")
     ap.add_argument("--strength", type=float, default=1.0, help="with --iterations 0: units of 2 s per step")
     ap.add_argument("--only", help="run only pairings whose 'caesar-pompey' name contains this")
+    ap.add_argument("--tournament", action="store_true", help="tournament rule C5: Caesar is Player 1 on the first game turn")
     args = ap.parse_args()
     iterations = args.iterations or None
     print(f"budget: {'%d iterations/step' % iterations if iterations else '%.1f s/step' % (2 * args.strength)}; "
-          f"{args.games} games per pairing")
+          f"{args.games} games per pairing" + ("; tournament rule C5" if args.tournament else ""))
     for caesar, pompey in PAIRINGS:
         if args.only and args.only not in f"{caesar}-{pompey}":
             continue
@@ -61,7 +63,7 @@ def main() -> None:
         for i in range(args.games):
             players = {Side.CAESAR: player(caesar, iterations, args.strength),
                        Side.POMPEY: player(pompey, iterations, args.strength)}
-            tally.add(play_match(players, args.seed + i))
+            tally.add(play_match(players, args.seed + i, Options(tournament=args.tournament)))
         print(f"\n{caesar} (Caesar) vs {pompey} (Pompey): {time.perf_counter() - start:.0f} s")
         for line in tally.lines({Side.CAESAR: caesar, Side.POMPEY: pompey}):
             print("  " + line)

@@ -63,6 +63,12 @@ def make_computer_key(home: Path, game_id: str, side: str) -> Path:
     return public
 
 
+def remove_computer_key(home: Path, game_id: str, side: str) -> None:
+    """Undo :func:`make_computer_key` when the game could not be created."""
+    for suffix in (".key", ".pub"):
+        key_file(home, game_id, side, suffix).unlink(missing_ok=True)
+
+
 def save_computer(home: Path, game_id: str, computer: Computer) -> None:
     config_path(home, game_id).write_text(json.dumps(computer.to_json(), indent=2) + "\n", encoding="utf-8")
 

@@ -63,3 +63,12 @@ def test_the_computer_side_cannot_also_have_a_players_credential(tmp_path: Path)
     r = CliRunner().invoke(main, ["--home", str(tmp_path / "h"), "new", "g1", "--caesar-key", str(public),
                                   "--pompey-key", str(public), "--computer", "Pompey"])
     assert r.exit_code == 2 and "drop --key Pompey=" in r.output
+
+
+def test_a_failed_new_leaves_no_computer_key_behind(tmp_path: Path) -> None:
+    _, public = write_keypair(tmp_path / "ann")
+    home = tmp_path / "h"
+    args = ["--home", str(home), "new", "bad id!", "--caesar-key", str(public), "--computer", "Pompey"]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 1 and "not a usable game id" in r.output
+    assert not list(home.glob("*.computer-*"))

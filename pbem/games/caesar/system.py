@@ -218,11 +218,15 @@ class CaesarSystem:
 
         who = _side(side)
         obs = observe_session(adj.session, list(events), who)
-        answer = make_player("bot", strength, clock, iterations).answer(obs, Rng(seed))
-        why = [f"{answer.iterations} search iterations over positions consistent with what {who.value} has seen"]
+        player = make_player("bot", strength, clock, iterations)
+        answer = player.answer(obs, Rng(seed))
+        margin = 100 * float(getattr(player, "margin", 0.0))
+        why = [f"{answer.iterations} search iterations over positions consistent with what {who.value} has seen;",
+               f"the one-ply choice is played unless another beats its estimate by {margin:g} points"]
         for what, alternatives in answer.considered:
             why.append(f"{what}:")
-            why += [f"  {w.order:<40} est. {100 * w.value:5.1f}%  ({w.visits} samples)" for w in alternatives[:6]]
+            why += [f"  {w.order:<40} est. {100 * w.value:5.1f}%  ({w.visits} samples)"
+                    + ("  one-ply choice" if w.one_ply else "") for w in alternatives[:6]]
         return answer.text, why
 
     def match(self, games: int, seed: int, options: Mapping[str, Any], players: Mapping[str, str], *,

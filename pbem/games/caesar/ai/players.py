@@ -16,12 +16,14 @@ hidden blocks, the enemy's hand and future dice vary between rounds), replays th
 bot's earlier choices of this step, and tries every candidate still in on that same
 position with the same simulation dice (common random numbers: the difference
 between two candidates is not luck). After the candidate, play goes on at random
-(except that blocks in battle fire) until the game turn's battles are over, and the
+(except that blocks in battle fire, and after a move nobody moves again this turn)
+until the game turn's battles are over, and the
 result is scored (a finished game counts as a win, loss or draw; otherwise a
 heuristic from victory points, strength on the map and who is stronger in each
 contested city). Every second round the worse half of the candidates is dropped
-(successive halving). The best mean score wins, the greedy score breaking near-ties
-(a prior that fades with the number of samples). Search stops at an iteration budget, or when an
+(successive halving). The one-ply (greedy) choice stays in to the end and is played
+unless another candidate's mean score beats it by ``margin``: the search must show a
+clear gain to overrule it, so thin budgets fall back on a sound choice. Search stops at an iteration budget, or when an
 injected clock passes its deadline, whichever comes first.
 
 Battle plans and winter orders are left to the published defaults (every block
@@ -83,6 +85,7 @@ class Weighed:
     order: str
     visits: int
     value: float  # mean score in [0, 1]: wins count 1, draws 0.5
+    one_ply: bool = False  # the greedy choice, played unless the search beats it by the margin
 
 
 @dataclass(frozen=True)
@@ -133,9 +136,11 @@ def playout_choice(g: Game, d: Decision, rng: Rng) -> Choice:
     return random_choice(g, d, rng)
 
 
-def rollout(g: Game, side: Side, rng: Rng, horizon: int) -> float:
+def rollout(g: Game, side: Side, rng: Rng, horizon: int, *, still: bool = False) -> float:
     """Play on with :func:`playout_choice` until this game turn's battles are over (at most
-    ``horizon`` decisions), then score the position for ``side``."""
+    ``horizon`` decisions), then score the position for ``side``. ``still``: nobody moves
+    again this turn (a move is judged as "this move, then stop": the next one is the next
+    decision's business, and random moves after it would only add noise)."""
     start = (g.state.year, g.state.turn)
     for _ in range(horizon):
         if g.is_over():
@@ -145,7 +150,7 @@ def rollout(g: Game, side: Side, rng: Rng, horizon: int) -> float:
             break
         pend = g.pending()
         d = pend[0] if len(pend) == 1 else pend[rng.below(len(pend))]
-        g.apply(d.side, playout_choice(g, d, rng))
+        g.apply(d.side, EndMoves() if still and d.kind is DecisionKind.MOVES else playout_choice(g, d, rng))
     return heuristic(g, side)
 
 
@@ -288,7 +293,7 @@ class Bot:
     budget: Budget = field(default_factory=Budget)
     name: str = "bot"
     width: int = 8  # candidates kept per decision (moves: the best by the greedy score)
-    prior_weight: float = 1.0  # progressive bias: the greedy score's weight, divided by visits + 1
+    margin: float = 0.02  # how much better (mean score) than the one-ply choice a candidate must do
 
     def answer(self, obs: Observation, rng: Rng) -> Answer:
         b = self.budget
@@ -302,7 +307,7 @@ class Bot:
 
         def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Choice, tuple[Weighed, ...], int]:
             side = d.side
-            opts = candidates(g, d, r, 24)
+            opts = candidates(g, d, r, 48)
             prior = {i: _one_ply(g, side, ch) for i, ch in enumerate(opts)}
             ranked = sorted(((prior[i], i, ch) for i, ch in enumerate(opts)), key=lambda t: (-t[0], t[1]))
             if len(opts) > self.width:
@@ -310,7 +315,8 @@ class Bot:
                 ends: list[Choice] = [o for o in opts if isinstance(o, (EndMoves, EndLevies)) and o not in keep]
                 opts = keep + (ends[:1] if ends else [ranked[self.width - 1][2]])
             first = {id(ch): p for p, _, ch in ranked}
-            bias = [first[id(ch)] for ch in opts]  # the one-ply score: a prior that fades with visits
+            bias = [first[id(ch)] for ch in opts]  # the one-ply score
+            greedy = max(range(len(opts)), key=lambda k: (bias[k], -k))
             if len(opts) == 1:
                 return opts[0], (), 0
             # each decision gets a share of what is left of the step's budget (a command has several)
@@ -336,18 +342,20 @@ class Bot:
                 for i in alive:
                     trial = det.copy()
                     trial.apply(side, opts[i])
-                    total[i] += rollout(trial, side, Rng(seed), b.horizon)
+                    total[i] += rollout(trial, side, Rng(seed), b.horizon, still=d.kind is DecisionKind.MOVES)
                     visits[i] += 1
                     n += 1
                 rounds += 1
                 if rounds % 2 == 0 and len(alive) > 2:  # successive halving: spend on the close ones
-                    alive.sort(key=lambda k: (-(total[k] / visits[k] + self.prior_weight * bias[k] / (visits[k] + 1)), k))
-                    alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+                    alive.sort(key=lambda k: (-(total[k] / visits[k]), k))
+                    alive = sorted(set(alive[: max(2, (len(alive) + 1) // 2)]) | {greedy})
             spent[0] += n
-            best = max(alive, key=lambda k: (total[k] / visits[k] + self.prior_weight * bias[k] / (visits[k] + 1), -k))
+            best = max(alive, key=lambda k: (total[k] / visits[k], -k))
+            if total[best] / visits[best] - total[greedy] / visits[greedy] < self.margin:
+                best = greedy  # the search must show a clear gain to overrule the one-ply choice
             weighed = tuple(
                 sorted(
-                    (Weighed(_say(g, side, opts[k]), visits[k], total[k] / max(1, visits[k])) for k in range(len(opts))),
+                    (Weighed(_say(g, side, opts[k]), visits[k], total[k] / max(1, visits[k]), k == greedy) for k in range(len(opts))),
                     key=lambda w: (-w.visits, -w.value, w.order),
                 )
             )
