@@ -167,13 +167,13 @@ def new(
             status = st.status()
             record = st.game()
             reports = len(st.outbox())
+            chosen = store_mod.game_options(record)
     except BaseException:
         if computer is not None:  # no game: no key for it either (a retry would find the old one)
             from pbem.computer import remove_computer_key
 
             remove_computer_key(_obj().open_home().path, game_id, computer)
         raise
-        chosen = store_mod.game_options(record)
     if computer is not None:
         from pbem.computer import new_computer, save_computer
 
