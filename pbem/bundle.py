@@ -27,14 +27,16 @@ NOTE = ("This bundle holds BOTH sides' orders of every step, as received. Give i
         "when the game is over, or keep it for the moderators.")
 _PASSWORD_HASH_LEFT_OUT = "(a scrypt hash, left out of the bundle)"
 
-_GAME_FIELDS = ("id", "schema_version", "seed", "options", "settings", "scenario", "deadline_seconds",
+_GAME_FIELDS = ("id", "schema_version", "system", "seed", "options", "settings", "scenario", "deadline_seconds",
                 "created", "header_hash", "commitment", "secret")
 _SUB_FIELDS = ("id", "received", "source", "side", "step", "digest", "verdict", "reason", "errors",
                "applied_step", "orders", "related", "processed", "password_check")
 _EVENT_FIELDS = ("seq", "step", "audience", "kind", "text", "data", "prev_hash", "hash")
 _SNAP_FIELDS = ("step", "session", "hash", "last_event", "cause", "submission_id", "after_submission", "deadline",
                 "created")
-_REPORT_FIELDS = ("id", "step", "recipient", "format", "subject", "body", "since_event", "upto_event", "created")
+_REPORT_FIELDS = ("id", "step", "recipient", "format", "subject", "body", "since_event", "upto_event", "created",
+                  "renderer")
+_DEFAULTS = {"system": "caesar", "renderer": None}  # fields a bundle may lack: its game is Julius Caesar
 
 
 def export_bundle(game: GameRecord, players: list[PlayerRecord], subs: list[SubmissionRecord],
@@ -80,14 +82,15 @@ def read_bundle(text: str) -> Rows:
         raise StoreError(f"this is not a pbem audit bundle (no \"format\": \"{BUNDLE_FORMAT}\")")
     try:
         return Rows(
-            GameRecord(**data["game"]),
+            GameRecord(**{"system": _DEFAULTS["system"], **data["game"]}),
             {p["side"]: PlayerRecord(side=p["side"], public_key=p["public_key"], fingerprint=p["fingerprint"],
                                      password_hash=p["password_hash"]) for p in data["players"]},
             [SubmissionRecord(**{**{k: s[k] for k in _SUB_FIELDS}, "raw": base64.b64decode(s["raw"], validate=True)})
              for s in data["submissions"]],
             [EventRecord(**{k: e[k] for k in _EVENT_FIELDS}) for e in data["events"]],
             {s["step"]: SnapshotRecord(**{k: s[k] for k in _SNAP_FIELDS}) for s in data["snapshots"]},
-            [OutboxRecord(**{k: r[k] for k in _REPORT_FIELDS}, kind="report") for r in data["reports"]],
+            [OutboxRecord(**{k: r.get(k, _DEFAULTS.get(k)) if k in _DEFAULTS else r[k] for k in _REPORT_FIELDS},
+                          kind="report") for r in data["reports"]],
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise StoreError(f"the bundle is damaged: {type(exc).__name__}: {str(exc)[:200]}") from None

@@ -304,6 +304,17 @@ def report_id(chain: str) -> str:
     return chain[:16]
 
 
+#: The core's part of how a report is rendered (pbem/render.py, templates/base.html.j2): bump it when
+#: that changes the bytes of a report, as a game bumps its ``report_version``.
+RENDER_VERSION = "1"
+
+
+def renderer_of(system: GameSystem) -> str:
+    """The rendering a report body is made by: a stored body is compared byte for byte with a fresh
+    rendering only when this is the same (an older pbem's reports are kept as they were sent)."""
+    return f"pbem-render {RENDER_VERSION}; {system.name} {getattr(system, 'report_version', '1')}"
+
+
 def render_report(
     system: GameSystem, adj_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None,
     chain: str = "",

@@ -91,6 +91,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_adjudicati
     reminder_body,
     render_report,
     report_subject,
+    renderer_of,
     sha256_text,
     system_of,
 )
@@ -325,6 +326,9 @@ class Store:
                 added = [c for c in ("commitment", "secret") if c not in cols]
                 for c in added:
                     conn.exec_driver_sql(f"ALTER TABLE game ADD COLUMN {c} VARCHAR")
+                out_cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(outbox)")}
+                if out_cols and "renderer" not in out_cols:  # its reports were rendered by pbem 0.1
+                    conn.exec_driver_sql("ALTER TABLE outbox ADD COLUMN renderer VARCHAR")
                 if "system" not in cols:
                     conn.exec_driver_sql("ALTER TABLE game ADD COLUMN system VARCHAR NOT NULL DEFAULT 'caesar'")
                 sub_cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(submission)")}
@@ -695,6 +699,7 @@ class Store:
                                      "no snapshot; `pbem verify` shows what differs; restore the file from a backup")
                 row.body = render_report(self.system, snap.session, self._events(db, upto=row.upto_event), row,
                                          snap.deadline, self._chain_at(db, row.upto_event))
+                row.renderer = renderer_of(self.system)
                 db.add(row)
                 done += 1
                 _checkpoint("rendered")

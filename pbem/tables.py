@@ -152,6 +152,7 @@ class OutboxRecord(SQLModel, table=True):
     created: str
     sent: str | None = None
     submission_id: int | None = None  # a reply: the submission it answers
+    renderer: str | None = None  # which rendering made the body (pbem.decide.renderer_of); None: before pbem 0.2
 
 
 class MessageRecord(SQLModel, table=True):

@@ -118,7 +118,8 @@ def verify(game_id: str | None, as_json: bool) -> None:
     results, failed = _each_game(home, game_id, check, recover=False)
     if as_json:
         _echo_json([{"game": r.game, "ok": r.ok, "steps": r.steps, "submissions": r.submissions,
-                     "events": r.events, "reports": r.reports, "problems": r.problems} for r in results])
+                     "events": r.events, "reports": r.reports, "problems": r.problems, "notes": r.notes}
+                    for r in results])
     else:
         for r in results:
             if r.ok:
@@ -128,6 +129,8 @@ def verify(game_id: str | None, as_json: bool) -> None:
                 click.echo(f"{r.game}: FAILED")
                 for p in r.problems:
                     click.echo(f"  {p}")
+            for note in r.notes:
+                click.echo(f"  note: {note}")
     if failed or any(not r.ok for r in results):
         sys.exit(1)
 
