@@ -28,9 +28,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # the crash harness is shared with the test
 
 from crashkit import run_all  # noqa: E402
-from store_helpers import make_game  # noqa: E402
-
 from pbem.store import Home  # noqa: E402
+from store_helpers import make_game  # noqa: E402
 
 
 def _mark_window(folder: Path, runs: int = 200) -> list[float]:

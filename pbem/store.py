@@ -90,8 +90,8 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_adjudicati
     parse_time,
     reminder_body,
     render_report,
-    report_subject,
     renderer_of,
+    report_subject,
     sha256_text,
     system_of,
 )

@@ -28,11 +28,10 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Callable
 
-from store_helpers import cli_env, make_game, signed
-
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
 from pbem.games.caesar.rules.board import Side
 from pbem.store import GameSetup, Home, PlayerSetup, parse_duration, parse_time
+from store_helpers import cli_env, make_game, signed
 
 C, P = Side.CAESAR, Side.POMPEY
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-import report_helpers as reports
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import report_helpers as reports
 from pbem import bodies
 from pbem.bodies import DamagedBodyError, pack, unpack
 from pbem.core.rng import Rng

@@ -12,8 +12,8 @@ moderator's are rendered with the game's report context and the core's templates
   (``block enemy hidden``), the title and the "What to send next" section;
   the moderator's must show every block on the map, of both sides.
 
-Chromium comes from Debian's ``chromium`` package. When it is missing the test
-installs it if it can (root with apt-get), else fails saying how to install it;
+Chromium comes from Debian's ``chromium`` package, which ``.ci/run`` installs. When it is missing
+the test fails saying how to install it (it never installs anything itself);
 ``PBEM_SKIP_BROWSER=1`` skips these tests instead.
 """
 
@@ -29,9 +29,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+
 import report_helpers as reports
 from conftest import play_random
-
 from pbem.core.events import Event
 from pbem.core.rng import Rng
 from pbem.games.caesar.rules.board import Side, default_board
@@ -77,26 +77,11 @@ LEGEND = (14, 14, 466, 404)  # the legend's box in the viewBox (x0, y0, x1, y1)
 # ---- Chromium --------------------------------------------------------------------------
 
 
-def _install_chromium() -> str | None:
-    """``apt-get install chromium`` when running as root with apt-get; the path found, or None."""
-    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("apt-get") is None:
-        return None
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    for cmd, timeout in ((["apt-get", "update"], 900), (["apt-get", "install", "-y", "chromium"], 1800)):
-        try:
-            done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"`{' '.join(cmd)}` took more than {timeout} s. {INSTALL_HINT}")
-        if done.returncode != 0:
-            pytest.fail(f"`{' '.join(cmd)}` failed ({done.returncode}):\n{done.stderr[-2000:]}\n{INSTALL_HINT}")
-    return shutil.which("chromium")
-
-
 @pytest.fixture(scope="module")
 def chromium() -> str:
     if os.environ.get("PBEM_SKIP_BROWSER") == "1":
         pytest.skip("PBEM_SKIP_BROWSER=1")
-    found = shutil.which("chromium") or _install_chromium()
+    found = shutil.which("chromium")  # .ci/run installs it; a test never installs anything
     if found is None:
         pytest.fail(INSTALL_HINT)
     return found

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from store_helpers import REPO
 
 from pbem.cli import DEMO_GAME, main
 from pbem.games.caesar.rules.game import Game
+from store_helpers import REPO
 
 EXAMPLES = REPO / "examples"
 

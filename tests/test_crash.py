@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from crashkit import run_all
 
 KILLS = int(os.environ.get("PBEM_CRASH_KILLS", "20"))

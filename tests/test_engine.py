@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from conftest import play_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import play_random
 from pbem.core.rng import Rng
 from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules import levy

@@ -115,10 +115,9 @@ def test_suggestions_never_depend_on_hidden_enemy_blocks() -> None:
 
 
 def test_a_warned_plan_is_accepted_and_the_receipt_says_why(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from store_helpers import make_game, signed
-
     from pbem.receipts import describe_receipt
     from pbem.store import Home
+    from store_helpers import make_game, signed
 
     g = build_game({
         "blocks": {"Caesar": {"Narbo": ["Legio 7", "Legio 9"], "Massilia": ["Legio 11"]},

@@ -207,13 +207,12 @@ def test_a_changed_secret_is_named_by_verify(tmp_path: Path) -> None:
 
 
 def test_the_secret_is_revealed_when_the_game_ends() -> None:
-    from report_helpers import render_text
-
     from pbem.core.rng import KeyedStream
     from pbem.games.caesar.rules.choices import Audience
     from pbem.games.caesar.rules.game import new_game
     from pbem.games.caesar.steps.session import Session
     from pbem.games.caesar.view.views import build_view
+    from report_helpers import render_text
 
     secret = bytes(range(32))
     s = Session(new_game(0, rng=KeyedStream.new(secret, "g")))

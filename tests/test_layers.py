@@ -88,3 +88,13 @@ def test_the_command_line_loads_no_heavy_library_until_a_command_runs() -> None:
             "print(sorted({m for m in sys.modules if m.startswith(heavy)}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", out
+
+
+def test_ci_runs_exactly_the_readmes_test_command() -> None:
+    """The README's second command is what CI runs after installing the system programs."""
+    repo = PBEM.parent
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    ci = (repo / ".ci" / "run").read_text(encoding="utf-8")
+    command = "pip install '.[test]' && mypy && ruff check && pytest"
+    assert f"```sh\n{command}\n```" in readme
+    assert ci.rstrip().splitlines()[-1] == command

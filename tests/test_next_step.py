@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-from report_helpers import render_text
-
 from pbem.core.rng import Rng
 from pbem.games.caesar.orders.language import parse_order
 from pbem.games.caesar.orders.nextstep import next_step_groups
@@ -15,6 +13,7 @@ from pbem.games.caesar.rules.game import new_game
 from pbem.games.caesar.rules.state import Options
 from pbem.games.caesar.steps.session import Session, StepKind
 from pbem.games.caesar.view.views import NextStep, build_view
+from report_helpers import render_text
 
 PHONE_LINES = 25  # what a phone shows on one screen of the text mail: the typical (median) step
 MOST_LINES = 40  # a command step with blocks in twenty places: two screens at most

@@ -25,9 +25,8 @@ def test_the_log_says_who_attacks_once_after_the_move_that_causes_it() -> None:
     first_move = next(i for i, e in enumerate(events) if e.kind == "move" and e.data["path"][-1] == "Tarraco")  # type: ignore[attr-defined]
     assert first_move < says[0], texts
     s, events = _attack_tarraco()
-    from report_helpers import render_text
-
     from pbem.games.caesar.view.views import build_view
+    from report_helpers import render_text
 
     for viewer in Side:
         report = render_text(build_view(s.game, events, viewer))
@@ -46,12 +45,12 @@ VICTORY = {
 
 def test_the_end_of_the_game_names_the_winner_how_and_the_score(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from click.testing import CliRunner
-    from report_helpers import render_text
-    from store_helpers import make_game
 
     from pbem.cli import main
     from pbem.games.caesar.view.views import build_view
     from pbem.store import Home
+    from report_helpers import render_text
+    from store_helpers import make_game
 
     g = build_game(VICTORY)
     vp = {s: g.vp(s) for s in Side}

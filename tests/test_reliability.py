@@ -13,15 +13,15 @@ from datetime import timedelta
 from pathlib import Path
 
 from click.testing import CliRunner
-from store_helpers import cli_env, dump, make_game, signed
-from test_mail import armored_mail, make_games, plain_mail, year_start_orders
-from test_mail import signed as mail_signed
 
 from pbem.cli import main
 from pbem.envelope import parse_submission
 from pbem.games.caesar.rules.board import Side
 from pbem.mailbox import SEEN_FILE
 from pbem.store import Home, parse_duration, parse_time
+from store_helpers import cli_env, dump, make_game, signed
+from test_mail import armored_mail, make_games, plain_mail, year_start_orders
+from test_mail import signed as mail_signed
 
 C, P = Side.CAESAR, Side.POMPEY
 

@@ -6,9 +6,9 @@ import re
 from dataclasses import dataclass, field
 
 import pytest
+
 import report_helpers as reports
 from conftest import play_random
-
 from pbem import render as core_render
 from pbem.core.events import Event
 from pbem.core.rng import Rng

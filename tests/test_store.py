@@ -11,13 +11,13 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from store_helpers import dump, make_game, signed, start_cli
 
 from pbem.envelope import hash_password, new_envelope, password_submission
 from pbem.errors import CredentialError
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.steps.session import Session
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError, Verdict, parse_duration, parse_time
+from store_helpers import dump, make_game, signed, start_cli
 
 C, P = Side.CAESAR, Side.POMPEY
 

@@ -14,9 +14,9 @@ from email import policy
 from pathlib import Path
 
 import pytest
-import toygame
 from click.testing import CliRunner, Result
 
+import toygame
 from pbem.cli import main
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
 from pbem.games import find_game, game_names, register

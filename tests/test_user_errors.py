@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from store_helpers import make_game, signed
 
 from pbem import store as store_mod
 from pbem.cli import main
@@ -24,6 +23,7 @@ from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.steps.session import Session
 from pbem.mail import extract_body_from_email
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError
+from store_helpers import make_game, signed
 
 
 def run(*args: str, input: str | bytes | None = None) -> Result:

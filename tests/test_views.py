@@ -6,8 +6,8 @@ import dataclasses
 import random
 
 import pytest
-from conftest import play_random
 
+from conftest import play_random
 from pbem.core.events import Event
 from pbem.core.rng import Rng
 from pbem.games.caesar.rules.board import BlockType, Side, default_board
