@@ -256,50 +256,70 @@ def read_inbox(home: Home, *, mbox: Path | None = None, maildir: Path | None = N
     ``retry``: look again at messages that could not be delivered before (their game
     may exist now). Raises :class:`MailError` (or ``OSError``) when the mailbox cannot
     be read; a message's own problems are results, never exceptions."""
-    if not home.path.is_dir():
-        raise MailError(f"no game folder {home.path}; create a game first (`pbem new`) or pass the right --home")
+    _check_home(home)
     name, box = _open_mailbox(mbox, maildir)
-    run = InboxRun(name)
-    seen_path = home.path / SEEN_FILE
     with _exclusive(home.path / ".pbem-inbox.lock", "inbox"):
         try:
-            seen = _load_seen(seen_path)
-            games = set(home.games())
-            files: dict[str, str] = {}  # Maildir: key -> file
             colon = getattr(box, "colon", ":")
+            files: dict[str, str] = {}  # Maildir: key -> file
             if maildir is not None:
                 root = maildir
                 files = _maildir_files(root, colon)
                 keys: list[Any] = sorted(files, key=lambda k: _delivery_order(k, files[k], root))
             else:
                 keys = list(box.keys())
-            run.messages = len(keys)
-            for key in keys:
-                try:
-                    raw = box.get_bytes(key)
-                except KeyError:  # removed from the Maildir while we read it
-                    continue
-                digest = hashlib.sha256(raw).hexdigest()
-                before = seen.get(digest)
-                if before is not None and not (retry and before == NOT_DELIVERED):
-                    run.already += 1
-                    if before == DELIVERED and maildir is not None and key in files:
-                        _mark_seen(maildir, files[key], colon)
-                    continue
-                result = _feed(home, games, raw, digest, name)
-                run.results.append(result)
-                if result.outcome != FAILED:
-                    _remember(seen_path, {"digest": digest, "outcome": result.outcome, "game": result.game,
-                                          "submission": result.receipt.submission if result.receipt else None,
-                                          "message_id": result.message_id, "mailbox": name,
-                                          "time": format_time(_utcnow())})
-                    seen[digest] = result.outcome
-                if result.outcome == DELIVERED and maildir is not None and key in files:
+
+            def mark(key: Any) -> None:
+                if maildir is not None and key in files:
                     _mark_seen(maildir, files[key], colon)
-                if on_result is not None:
-                    on_result(result)
+
+            return ingest(home, name, keys, box.get_bytes, mark=mark, retry=retry, on_result=on_result)
         finally:
             box.close()
+
+
+def _check_home(home: Home) -> None:
+    if not home.path.is_dir():
+        raise MailError(f"no game folder {home.path}; create a game first (`pbem new`) or pass the right --home")
+
+
+def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], bytes], *,
+           mark: Callable[[Any], None] | None = None, retry: bool = False, already: int = 0,
+           on_result: Callable[[MessageResult], None] | None = None) -> InboxRun:
+    """The one path from a mailbox to the games, for every kind of mailbox (the caller holds
+    the inbox lock). ``keys`` in delivery order; ``fetch(key)`` gives a message's bytes exactly
+    as stored (``KeyError``: it went away meanwhile); ``mark(key)`` marks a delivered message
+    in the mailbox (called again for a delivered one seen by an earlier run, whose marking a
+    crash may have stopped). ``already``: messages the caller skipped as marked before.
+    Each message is remembered by its SHA-256 in the home's :data:`SEEN_FILE` once handled."""
+    run = InboxRun(name, messages=len(keys) + already, already=already)
+    seen_path = home.path / SEEN_FILE
+    seen = _load_seen(seen_path)
+    games = set(home.games())
+    for key in keys:
+        try:
+            raw = fetch(key)
+        except KeyError:  # removed from the mailbox while we read it
+            continue
+        digest = hashlib.sha256(raw).hexdigest()
+        before = seen.get(digest)
+        if before is not None and not (retry and before == NOT_DELIVERED):
+            run.already += 1
+            if before == DELIVERED and mark is not None:
+                mark(key)
+            continue
+        result = _feed(home, games, raw, digest, name)
+        run.results.append(result)
+        if result.outcome != FAILED:
+            _remember(seen_path, {"digest": digest, "outcome": result.outcome, "game": result.game,
+                                  "submission": result.receipt.submission if result.receipt else None,
+                                  "message_id": result.message_id, "mailbox": name,
+                                  "time": format_time(_utcnow())})
+            seen[digest] = result.outcome
+        if result.outcome == DELIVERED and mark is not None:
+            mark(key)
+        if on_result is not None:
+            on_result(result)
     return run
 
 
