@@ -444,9 +444,10 @@ class SendResult:
     status: str  # sent | written | refused | no address | stale
     detail: str = ""
     submission: int | None = None  # a reply: the submission it answers
+    unit: str = "step"  # "round": a tournament's mail
 
     def line(self) -> str:
-        what = f"{self.game}: step {self.step} {self.kind} for {self.recipient}"
+        what = f"{self.game}: {self.unit} {self.step} {self.kind} for {self.recipient}"
         if self.submission is not None:
             what += f" (submission #{self.submission})"
         if self.status == "no address":
@@ -460,7 +461,7 @@ class SendResult:
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "step": self.step, "kind": self.kind, "recipient": self.recipient,
                 "to": self.to, "rows": self.rows, "status": self.status, "detail": self.detail,
-                "submission": self.submission}
+                "submission": self.submission, "unit": self.unit}
 
 
 def _address(text: str) -> str:
@@ -540,7 +541,62 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                     results.append(res)
                     if on_result is not None:
                         on_result(res)
+        if game is None:
+            failure = _send_tournament_mail(home, transport, sender, mark, results, on_result)
+            if failure:
+                return results, failure
     return results, ""
+
+
+def send_tournament_mail(home: Home, transport: Transport, sender: str, *, mark: bool = True,
+                         on_result: Callable[[SendResult], None] | None = None) -> tuple[list[SendResult], str]:
+    """Only the tournaments' mail (``send_outbox`` without ``game`` sends it after the games')."""
+    results: list[SendResult] = []
+    with _exclusive(home.path / ".pbem-send.lock", "send"):
+        failure = _send_tournament_mail(home, transport, sender, mark, results, on_result)
+    return results, failure
+
+
+def _send_tournament_mail(home: Home, transport: Transport, sender: str, mark: bool, results: list[SendResult],
+                          on_result: Callable[[SendResult], None] | None) -> str:
+    """Every unsent mail of every tournament (pairings, byes, standings), one message each, to the
+    player's registered address; marked sent once the server accepted it."""
+    from pbem.tournament import Tournament, tournament_names
+
+    for name in tournament_names(home):
+        with Tournament(home, name) as t:
+            addresses = {e.name: e.email for e in t.entrants()}
+            for row in t.mail(unsent=True):
+                res = SendResult(f"tournament {name}", row.round, row.kind, row.recipient,
+                                 _address(addresses.get(row.recipient, "")), [row.id or 0], "", unit="round")
+                if not res.to:
+                    res.status = "no address"
+                else:
+                    msg = EmailMessage(policy=_MAIL_POLICY)
+                    msg["From"], msg["To"], msg["Subject"] = sender, res.to, row.subject
+                    msg["Date"] = formatdate(usegmt=True)
+                    key = f"tournament/{name}/{row.id}/{row.created}"
+                    domain = parseaddr(sender)[1].rpartition("@")[2] or "pbem.invalid"
+                    msg["Message-ID"] = f"<pbem.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
+                    msg["Auto-Submitted"] = "auto-generated"
+                    msg.set_content(row.body)
+                    try:
+                        where = transport.deliver(msg, res.to, f"tournament-{name}/round-{row.round:02d}-{row.kind}-"
+                                                               f"{row.id}")
+                    except Refused as exc:
+                        res.status, res.detail = "refused", str(exc)
+                    except MailError as exc:
+                        return str(exc)
+                    else:
+                        if mark:
+                            t.mark_sent(res.rows)
+                            res.status = "sent"
+                        else:
+                            res.status, res.detail = "written", where
+                results.append(res)
+                if on_result is not None:
+                    on_result(res)
+    return ""
 
 
 def send_summary(results: Sequence[SendResult], *, dry_run: bool = False) -> list[str]:
@@ -554,7 +610,8 @@ def send_summary(results: Sequence[SendResult], *, dry_run: bool = False) -> lis
         if r.status == "no address":
             missing[(r.game, r.recipient)] = missing.get((r.game, r.recipient), 0) + 1
     for (gid, who), n in missing.items():
-        where = "`pbem new --moderator-email`" if who == MODERATOR else "the player's registration"
+        where = ("`pbem new --moderator-email`" if who == MODERATOR else "the player's registration"
+                 if not gid.startswith("tournament ") else "`pbem tournament add --email`")
         lines.append(f"{gid}: {who} has no email address ({where}): {n} message(s) not sent")
     done = counts.get("written" if dry_run else "sent", 0)
     parts = [f"{done} message(s) {'written' if dry_run else 'sent'}"]

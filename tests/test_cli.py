@@ -37,7 +37,7 @@ def ok(*args: str, **kw: Any) -> str:
 def test_every_command_has_help_with_an_example_and_is_documented() -> None:
     doc = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
     assert set(main.commands) == {"new", "keygen", "sign", "submit", "status", "report", "log", "state",
-                                  "verify", "tick", "games", "simulate", "demo", "inbox", "send"}
+                                  "verify", "tick", "games", "simulate", "demo", "inbox", "send", "tournament", "run"}
     for name, cmd in main.commands.items():
         assert cmd.help and cmd.help.strip().splitlines()[0].endswith("."), name
         assert "Example:" in cmd.help, name
