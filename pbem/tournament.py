@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -376,7 +377,7 @@ class Tournament:
         if path.exists():
             raise TournamentError(f"tournament {name!r} already exists ({path}); choose another name")
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp")
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         tmp.unlink(missing_ok=True)
         engine = create_engine(f"sqlite:///{tmp}")
         try:
@@ -389,8 +390,11 @@ class Tournament:
                 db.commit()
         finally:
             engine.dispose()
-        try:
-            tmp.rename(path) if not path.exists() else None
+        try:  # a hard link never replaces a file: two `tournament new` for one name cannot both win
+            os.link(tmp, path)
+        except FileExistsError:
+            raise TournamentError(f"tournament {name!r} was created meanwhile by someone else; choose another "
+                                  "name") from None
         finally:
             tmp.unlink(missing_ok=True)
         return cls(home, name)

@@ -12,6 +12,7 @@ from email import policy
 from pathlib import Path
 from typing import Any
 
+import pytest
 import toygame
 from click.testing import CliRunner, Result
 from hypothesis import given, settings
@@ -153,7 +154,14 @@ def test_odd_count_byes_and_julius_caesar_games(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "knockout tournaments are not available yet; use --format swiss" in r.output
     r = cli(home, "tournament", "new", "x", "--format", "swiss")
     assert r.exit_code == 1 and "needs its number of rounds: --rounds N" in r.output
-    out = ok(home, "tournament", "new", "rome", "--rounds", "3", "--deadline", "72h")
+    r = cli(home, "tournament", "new", "rome", "--rounds", "3")
+    assert r.exit_code == 0 and "warning: no --deadline: its games never time out" in r.output
+    r = cli(home, "tournament", "new", "rome", "--rounds", "3")
+    assert r.exit_code == 1 and "tournament 'rome' already exists" in r.output
+    (home / "tournaments" / "rome.db").unlink()
+    ok(home, "tournament", "new", "rome", "--rounds", "3", "--deadline", "72h")
+    r = cli(home, "tournament", "pair", "roma")
+    assert r.exit_code == 1 and "no tournament 'roma' in" in r.output and "(tournaments there: rome)" in r.output
     for p in ("Marcus", "Gnaeus", "Titus"):
         ok(home, "tournament", "add", "rome", "--player", p, "--email", f"{p.lower()}@example.org",
            "--password", f"{p} pw")
@@ -323,3 +331,43 @@ def test_the_readme_club_tournament_runs_as_written(tmp_path: Path) -> None:
     assert sorted(m["To"] for m in pairing) == ["ann@example.org", "bob@example.org", "cid@example.org",
                                                  "dan@example.org"]
     assert sum(1 for m in sent if "spring-r1-1" in m["Subject"] and "step 1" in m["Subject"]) >= 2  # the reports
+
+
+class Killed(BaseException):
+    """The process dies here."""
+
+
+def test_a_pairing_killed_half_way_is_finished_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = Home(tmp_path / "home")
+    t = Tournament.create(home, "cup", fmt="swiss", rounds=2, system="toy", options={"rounds": "1"})
+    for p in PLAYERS:
+        t.add_player(p, f"{p.lower()}@example.org", password_hash=f"scrypt$fake${p}")
+    real_create = Home.create
+    made: list[str] = []
+
+    def create_then_die(self: Home, setup: Any) -> Any:
+        if made:
+            raise Killed()  # the second game is never made
+        made.append(setup.game_id)
+        return real_create(self, setup)
+
+    with monkeypatch.context() as m:
+        m.setattr(Home, "create", create_then_die)
+        with pytest.raises(Killed):
+            t.pair()
+    assert made == ["cup-r1-1"] and home.games() == ["cup-r1-1"]
+    assert [p.created for p in t.pairings(1)] == [True, False]  # the first game and its mails are in
+    assert sorted(m.recipient for m in t.mail()) == ["Ann", "Bob"]
+    # killed between making the second game and recording it
+    with monkeypatch.context() as m:
+        m.setattr(Tournament, "_mail_pairing", lambda *a, **k: (_ for _ in ()).throw(Killed()))
+        with pytest.raises(Killed):
+            t.pair()
+    assert home.games() == ["cup-r1-1", "cup-r1-2"] and [p.created for p in t.pairings(1)] == [True, False]
+    # the next pair (or pbem run) finishes the round with the game that is there; nothing made or queued twice
+    assert t.pair() == ["cup-r1-2: Dan (North) v Cid (South)"]
+    assert home.games() == ["cup-r1-1", "cup-r1-2"] and [p.created for p in t.pairings(1)] == [True, True]
+    assert sorted(m.recipient for m in t.mail()) == list(PLAYERS)  # each pairing mail once
+    with pytest.raises(Exception, match="round 1 is not complete"):
+        t.pair()
+    t.close()
