@@ -942,7 +942,7 @@ def run(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_pass
 
 @main.group(cls=PbemGroup)
 def tournament() -> None:
-    """Run a club tournament: players, Swiss or round-robin pairings, games and standings.
+    """Run a club tournament: players, Swiss, round-robin or knockout pairings, games and standings.
 
     A tournament is a file in the home folder (tournaments/NAME.db); its games are
     ordinary games of the home, named NAME-r<round>-<table>.
@@ -958,9 +958,10 @@ def tournament() -> None:
 
 @tournament.command("new")
 @click.argument("name")
-@click.option("--rounds", type=int, help="How many rounds (Swiss: required; round-robin: as many as it takes).")
+@click.option("--rounds", type=int, help="How many rounds (Swiss: required; round-robin and knockout: as many as it takes).")
 @click.option("--format", "fmt", type=click.Choice(["swiss", "round-robin", "knockout"]), default="swiss",
-              show_default=True, help="Swiss: pairs by score, no rematches; round-robin: everyone meets everyone once.")
+              show_default=True, help="Swiss: pairs by score, no rematches; round-robin: everyone meets everyone once; "
+                                      "knockout: single elimination, seeded in the order the players joined.")
 @click.option("--system", default="caesar", show_default=True, help="The game system of every game.")
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help="A game option for every game.")
 @click.option("--deadline", metavar="DURATION", help="Time for each step of every game, like 72h or 3d.")
@@ -974,6 +975,7 @@ def tournament_new(name: str, rounds: int | None, fmt: str, system: str, options
     Example:
         pbem tournament new spring --rounds 3 --deadline 72h
         pbem tournament new league --format round-robin --system caesar -o tournament=yes
+        pbem tournament new cup --format knockout --deadline 3d
     """
     from pbem.tournament import Tournament
 

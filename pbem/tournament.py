@@ -215,6 +215,43 @@ def round_robin(players: Sequence[str]) -> list[list[tuple[str, str | None]]]:
     return rounds
 
 
+def bracket_order(size: int) -> list[int]:
+    """Seed numbers in bracket order for ``size`` (a power of two): neighbours meet in round 1 and
+    seeds 1 and 2 only in the final (8: 1 8 4 5 2 7 3 6)."""
+    order = [1]
+    while len(order) < size:
+        n = len(order) * 2
+        order = [x for seed in order for x in (seed, n + 1 - seed)]
+    return order
+
+
+def knockout_rounds(n: int) -> int:
+    """Rounds of a knockout of ``n`` players (2 or more)."""
+    return max(1, (n - 1).bit_length())
+
+
+def advancer(pr: PairingRecord, seeds: Sequence[str]) -> str:
+    """Who goes through from a finished knockout table: the bye, the winner, or on a draw the
+    higher seed (the player who joined first)."""
+    if pr.second is None:
+        return pr.first
+    if pr.winner is not None:
+        return pr.winner
+    return min(pr.first, pr.second, key=seeds.index)
+
+
+def knockout_pairs(seeds: Sequence[str], previous: Sequence[PairingRecord] | None) -> list[tuple[str, str | None]]:
+    """A knockout round in bracket order. Round 1 (``previous`` None): seed 1 meets the lowest seed,
+    and so on, the top seeds get the byes up to the next power of two. Later rounds: the players
+    going through from tables 1 and 2 meet, then 3 and 4, ..."""
+    if previous is None:
+        size = 2 ** knockout_rounds(len(seeds))
+        order = bracket_order(size)
+        return [(seeds[a - 1], seeds[b - 1] if b <= len(seeds) else None) for a, b in zip(order[::2], order[1::2])]
+    through = [advancer(p, seeds) for p in sorted(previous, key=lambda p: p.table)]
+    return [(a, b) for a, b in zip(through[::2], through[1::2])]
+
+
 def assign_sides(a: str, b: str, history: Mapping[str, Sequence[int]], table: int) -> tuple[str, str]:
     """Who takes the first side: ``history[p]`` lists p's sides so far (0 first, 1 second), in order.
     The one who had the first side less often (first minus second) takes it; on equal counts the
@@ -248,21 +285,31 @@ class Standing:
     byes: int = 0
     running: int = 0
     opponents: list[str] = field(default_factory=list)
+    through: int = 0  # knockout: the rounds the player went through (won, by a bye or as the higher seed)
 
     def to_json(self) -> dict[str, Any]:
         return {"rank": self.rank, "player": self.player, "points": self.points, "buchholz": self.buchholz,
                 "margin": self.margin, "wins": self.wins, "draws": self.draws, "losses": self.losses,
-                "byes": self.byes, "running": self.running, "opponents": list(self.opponents)}
+                "byes": self.byes, "running": self.running, "opponents": list(self.opponents),
+                "through": self.through}
 
 
 TIE_BREAKS = ("Buchholz (the sum of the opponents' points)",
               "VP margin (victory points scored minus conceded, from each game's score)")
 SCORING = "win 1, draw 1/2, bye 1 (a win), loss 0"
+KNOCKOUT_RANK = ("the rounds each player went through (a win, a bye, or a drawn game as the higher seed, "
+                 "who joined first)")
 
 
-def compute_standings(players: Sequence[str], pairings: Sequence[PairingRecord]) -> list[Standing]:
-    """Standings from the pairings (finished games and byes count; running games do not)."""
+def compute_standings(players: Sequence[str], pairings: Sequence[PairingRecord], *,
+                      knockout: bool = False) -> list[Standing]:
+    """Standings from the pairings (finished games and byes count; running games do not).
+    ``knockout``: ranked first by the rounds each player went through (``players`` in seed order)."""
     rows = {p: Standing(0, p) for p in players}
+    if knockout:
+        for pr in pairings:
+            if pr.over and advancer(pr, players) in rows:
+                rows[advancer(pr, players)].through += 1
     for pr in pairings:
         if pr.second is None:
             if pr.first in rows:
@@ -292,10 +339,11 @@ def compute_standings(players: Sequence[str], pairings: Sequence[PairingRecord])
             lose.losses += 1
     for r in rows.values():
         r.buchholz = sum(rows[o].points for o in r.opponents)
-    order = sorted(rows.values(), key=lambda r: (-r.points, -r.buchholz, -r.margin, r.player))
+    order = sorted(rows.values(), key=lambda r: (-r.through, -r.points, -r.buchholz, -r.margin, r.player))
     for i, r in enumerate(order):
         prev = order[i - 1] if i else None
-        same = prev is not None and (prev.points, prev.buchholz, prev.margin) == (r.points, r.buchholz, r.margin)
+        same = prev is not None and ((prev.through, prev.points, prev.buchholz, prev.margin)
+                                     == (r.through, r.points, r.buchholz, r.margin))
         r.rank = prev.rank if same and prev is not None else i + 1
     return order
 
@@ -353,11 +401,8 @@ class Tournament:
         if not _NAME_RE.fullmatch(name):
             raise TournamentError(f"{name!r} is not a usable tournament name; use 1 to 60 letters, digits, '.', "
                                   "'_' or '-', starting with a letter or digit")
-        if fmt == "knockout":
-            raise TournamentError("knockout tournaments are not available yet; use --format swiss (pairs by score, "
-                                  "no rematches) or --format round-robin (everyone meets everyone)")
         if fmt not in FORMATS:
-            raise TournamentError(f"unknown format {fmt!r}; use swiss or round-robin")
+            raise TournamentError(f"unknown format {fmt!r}; use swiss, round-robin or knockout")
         if fmt == "swiss" and not rounds:
             raise TournamentError("a Swiss tournament needs its number of rounds: --rounds N")
         if rounds is not None and rounds < 1:
@@ -523,7 +568,8 @@ class Tournament:
 
     def standings(self) -> list[Standing]:
         self.record_results()
-        return compute_standings([e.name for e in self.entrants()], self.pairings())
+        return compute_standings([e.name for e in self.entrants()], self.pairings(),
+                                 knockout=self.record().format == "knockout")
 
     def current_round(self) -> int:
         rounds = self.rounds()
@@ -531,9 +577,13 @@ class Tournament:
 
     def total_rounds(self) -> int | None:
         rec = self.record()
-        if rec.format == "round-robin" and rec.rounds is None:
+        if rec.rounds is None:
             n = len(self.entrants())
-            return (n - 1 if n % 2 == 0 else n) if n >= 2 else None
+            if n < 2:
+                return None
+            if rec.format == "knockout":
+                return knockout_rounds(n)
+            return n - 1 if n % 2 == 0 else n  # round-robin
         return rec.rounds
 
     def round_complete(self, number: int) -> bool:
@@ -592,6 +642,11 @@ class Tournament:
                 raise TournamentError(f"a round-robin of {len(names)} players has {len(schedule)} rounds, not "
                                       f"{rec.rounds}; add or remove players, or make a Swiss tournament")
             planned = list(schedule[number - 1])
+        elif rec.format == "knockout":
+            if rec.rounds is not None and rec.rounds != knockout_rounds(len(names)):
+                raise TournamentError(f"a knockout of {len(names)} players has {knockout_rounds(len(names))} "
+                                      f"rounds, not {rec.rounds}; add or remove players, or make a Swiss tournament")
+            planned = knockout_pairs(names, self.pairings(cur) if cur else None)
         else:
             order = [s.player for s in compute_standings(names, past)]
             pairs, bye = swiss_pairing(order, played, byes)
@@ -599,8 +654,8 @@ class Tournament:
         tables: list[tuple[str, str | None]] = []
         for i, (a, b) in enumerate(planned, start=1):
             tables.append(assign_sides(a, b, sides, i) if b is not None else (a, None))
-        # byes last, games numbered from 1
-        tables.sort(key=lambda t: t[1] is None)
+        if rec.format != "knockout":  # byes last; a knockout keeps its bracket order (table k feeds table k/2)
+            tables.sort(key=lambda t: t[1] is None)
         games = [f"{self.name}-r{number}-{i}" for i in range(1, len(tables) + 1)]
         for gid, (a, b) in zip(games, tables):
             if b is not None and self.home.file(gid).exists():
@@ -739,6 +794,8 @@ class Tournament:
             lines.append(f"{r.rank:>3}  {r.player:<{width}}  {_points(r.points):>6}  {_points(r.buchholz):>8}  "
                          f"{r.margin:>+9d}  {r.wins}-{r.draws}-{r.losses}  {r.byes:>4}")
         lines += ["", f"Points: {SCORING}. Tie-breaks, in order: {'; then '.join(TIE_BREAKS)}."]
+        if self.record().format == "knockout":
+            lines.append(f"Knockout: ranked first by {KNOCKOUT_RANK}.")
         for p in self.pairings():
             if p.second is None:
                 lines.append(f"round {p.round}: {p.first} had the bye")

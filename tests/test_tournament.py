@@ -27,6 +27,7 @@ from pbem.tournament import (
     Tournament,
     assign_sides,
     compute_standings,
+    knockout_pairs,
     round_robin,
     swiss_pairing,
 )
@@ -150,8 +151,8 @@ def test_a_swiss_tournament_of_four_played_to_its_end(tmp_path: Path) -> None:
 
 def test_odd_count_byes_and_julius_caesar_games(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    r = cli(home, "tournament", "new", "ko", "--format", "knockout", "--rounds", "2")
-    assert r.exit_code == 1 and "knockout tournaments are not available yet; use --format swiss" in r.output
+    r = cli(home, "tournament", "new", "ko", "--format", "elimination", "--rounds", "2")
+    assert r.exit_code == 2 and "'elimination' is not one of 'swiss', 'round-robin', 'knockout'" in r.output
     r = cli(home, "tournament", "new", "x", "--format", "swiss")
     assert r.exit_code == 1 and "needs its number of rounds: --rounds N" in r.output
     r = cli(home, "tournament", "new", "rome", "--rounds", "3")
@@ -371,3 +372,44 @@ def test_a_pairing_killed_half_way_is_finished_once(tmp_path: Path, monkeypatch:
     with pytest.raises(Exception, match="round 1 is not complete"):
         t.pair()
     t.close()
+
+
+def test_a_knockout_seeded_by_joining_order_to_its_final(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    names = ["A", "B", "C", "D", "E", "F"]
+    keys = {p: generate_keypair() for p in names}
+    t = Tournament.create(home, "ko", fmt="knockout", rounds=None, system="toy", options={"rounds": "1"})
+    for p in names:
+        t.add_player(p, f"{p.lower()}@example.org", public_key=keys[p].public_text)
+    assert t.total_rounds() == 3
+
+    def play(game: str, bids: dict[str, int]) -> None:
+        with home.open(game) as s:
+            for pl in s.players():
+                who = pl.email[0].upper()
+                raw = sign_envelope(new_envelope(game, pl.side, 1, f"bid {bids[who]}"), keys[who].private_pem)
+                assert s.receive(raw.to_json().encode()).verdict.value == "accepted"
+
+    # round 1 of a bracket of 8: seeds 1 and 2 (A, B) have byes; 4 v 5 (D v E) and 3 v 6 (C v F)
+    t.pair()
+    assert [(p.table, {p.first, p.second}, p.game) for p in t.pairings(1)] == [
+        (1, {"A", None}, None), (2, {"D", "E"}, "ko-r1-2"), (3, {"B", None}, None), (4, {"C", "F"}, "ko-r1-4")]
+    play("ko-r1-2", {"D": 0, "E": 0})  # a draw: D, the higher seed, goes through
+    play("ko-r1-4", {"C": 0, "F": 1})
+    t.pair()  # the winners of tables 1 and 2 meet, then of 3 and 4
+    assert [{p.first, p.second} for p in t.pairings(2)] == [{"A", "D"}, {"B", "F"}]
+    play("ko-r2-1", {"A": 0, "D": 2})
+    play("ko-r2-2", {"B": 3, "F": 1})
+    t.pair()
+    assert [{p.first, p.second} for p in t.pairings(3)] == [{"D", "B"}]
+    play("ko-r3-1", {"B": 2, "D": 1})
+    rows = t.standings()
+    # first the rounds gone through (B 3, D 2, A and F 1), then points (E's draw), then Buchholz (F met B)
+    assert [(r.player, r.through, r.points) for r in rows] == [
+        ("B", 3, 3), ("D", 2, 1.5), ("F", 1, 1), ("A", 1, 1), ("E", 0, 0.5), ("C", 0, 0)]
+    assert t.finished() and "Knockout: ranked first by the rounds each player went through" in t.standings_text()
+    with pytest.raises(Exception, match="is over: all 3 rounds are played"):
+        t.pair()
+    t.close()
+    assert knockout_pairs(["p1", "p2", "p3", "p4", "p5"], None) == [
+        ("p1", None), ("p4", "p5"), ("p2", None), ("p3", None)]
