@@ -174,8 +174,8 @@ def read_imap(home: Home, url: ImapUrl, password: str, *, starttls: bool = False
             keywords = b"\\*" in permanent or INGESTED in permanent
             uids = sorted(client.search(["ALL"]))  # UIDs grow with delivery: delivery order
             flags = client.get_flags(uids) if uids else {}
-            marked = [u for u in uids if INGESTED in {bytes(f) for f in flags.get(u, ())}]
-            todo = [u for u in uids if u not in set(marked)] if not retry else uids
+            marked = {u for u in uids if INGESTED in {bytes(f) for f in flags.get(u, ())}}
+            todo = [u for u in uids if u not in marked] if not retry else uids
             skipped = len(uids) - len(todo)
 
             def fetch(uid: int) -> bytes:
