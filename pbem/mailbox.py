@@ -108,7 +108,6 @@ def exclusive(lock_file: Path, what: str) -> Iterator[None]:
             fcntl.flock(f.fileno(), fcntl.LOCK_UN)
 
 
-_exclusive = exclusive
 
 
 # ---- reading a mailbox ---------------------------------------------------------------------
@@ -280,61 +279,86 @@ def read_inbox(home: Home, *, mbox: Path | None = None, maildir: Path | None = N
     may exist now). ``jobs``: game files are independent, so up to that many worker
     processes take one game each. Raises :class:`MailError` (or ``OSError``) when the
     mailbox cannot be read; a message's own problems are results, never exceptions."""
-    if not home.path.is_dir():
-        raise MailError(f"no game folder {home.path}; create a game first (`pbem new`) or pass the right --home")
+    _check_home(home)
     name, box = _open_mailbox(mbox, maildir)
-    run = InboxRun(name)
-    seen_path = home.path / SEEN_FILE
     with exclusive(home.path / ".pbem-inbox.lock", "inbox"):
         try:
-            seen = _load_seen(seen_path)
-            games = set(home.games())
-            files: dict[str, str] = {}  # Maildir: key -> file
             colon = getattr(box, "colon", ":")
+            files: dict[str, str] = {}  # Maildir: key -> file
             if maildir is not None:
                 root = maildir
                 files = _maildir_files(root, colon)
                 keys: list[Any] = sorted(files, key=lambda k: _delivery_order(k, files[k], root))
             else:
                 keys = list(box.keys())
-            run.messages = len(keys)
-            todo: list[tuple[Any, bytes, MessageResult]] = []  # in mailbox order
-            for key in keys:
-                try:
-                    raw = box.get_bytes(key)
-                except KeyError:  # removed from the Maildir while we read it
-                    continue
-                digest = hashlib.sha256(raw).hexdigest()
-                before = seen.get(digest)
-                if before is not None and not (retry and before == NOT_DELIVERED):
-                    run.already += 1
-                    if before == DELIVERED and maildir is not None and key in files:
-                        _mark_seen(maildir, files[key], colon)
-                    continue
-                todo.append((key, raw, _route(home, games, raw, digest)))
-            by_game: dict[str, list[tuple[bytes, MessageResult]]] = {}
-            for _key, raw, result in todo:
-                if result.game is not None:
-                    by_game.setdefault(result.game, []).append((raw, result))
-            _deliver_all(home, by_game, name, jobs)
-            remember = []
-            for key, _raw, result in todo:
-                run.results.append(result)
-                if result.outcome != FAILED:
-                    remember.append({"digest": result.digest, "outcome": result.outcome, "game": result.game,
-                                     "submission": result.receipt.submission if result.receipt else None,
-                                     "message_id": result.message_id, "mailbox": name,
-                                     "time": format_time(_utcnow())})
-                    seen[result.digest] = result.outcome
-                if result.outcome == DELIVERED and maildir is not None and key in files:
+
+            def mark(key: Any) -> None:
+                if maildir is not None and key in files:
                     _mark_seen(maildir, files[key], colon)
-                if on_result is not None:
-                    on_result(result)
-            # Only the pre-filter: the game files already know every delivered message.
-            with contextlib.suppress(OSError):
-                _remember(seen_path, remember)
+
+            return ingest(home, name, keys, box.get_bytes, mark=mark, retry=retry, on_result=on_result, jobs=jobs)
         finally:
             box.close()
+
+
+def _check_home(home: Home) -> None:
+    if not home.path.is_dir():
+        raise MailError(f"no game folder {home.path}; create a game first (`pbem new`) or pass the right --home")
+
+
+def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], bytes], *,
+           mark: Callable[[Any], None] | None = None, retry: bool = False, already: int = 0,
+           on_result: Callable[[MessageResult], None] | None = None, jobs: int = 1) -> InboxRun:
+    """The one path from a mailbox to the games, for every kind of mailbox (the caller holds
+    the inbox lock). ``keys`` in delivery order; ``fetch(key)`` gives a message's bytes exactly
+    as stored (``KeyError``: it went away meanwhile); ``mark(key)`` marks a delivered message
+    in the mailbox (called again for a delivered one seen by an earlier run, whose marking a
+    crash may have stopped). ``already``: messages the caller skipped as marked before.
+
+    Each game gets all its new messages at once (:func:`_deliver_all`: one open, one render pass,
+    one fsync; ``jobs`` worker processes for independent games); the game file records every
+    message's identity with its submission, which is what makes a message count once. The
+    home's :data:`SEEN_FILE` remembers handled messages too, as a fast pre-filter, before they
+    are marked in the mailbox."""
+    run = InboxRun(name, messages=len(keys) + already, already=already)
+    seen_path = home.path / SEEN_FILE
+    seen = _load_seen(seen_path)
+    games = set(home.games())
+    todo: list[tuple[Any, bytes, MessageResult]] = []  # in mailbox order
+    for key in keys:
+        try:
+            raw = fetch(key)
+        except KeyError:  # removed from the mailbox while we read it
+            continue
+        digest = hashlib.sha256(raw).hexdigest()
+        before = seen.get(digest)
+        if before is not None and not (retry and before == NOT_DELIVERED):
+            run.already += 1
+            if before == DELIVERED and mark is not None:
+                mark(key)
+            continue
+        todo.append((key, raw, _route(home, games, raw, digest)))
+    by_game: dict[str, list[tuple[bytes, MessageResult]]] = {}
+    for _key, raw, result in todo:
+        if result.game is not None:
+            by_game.setdefault(result.game, []).append((raw, result))
+    _deliver_all(home, by_game, name, jobs)
+    remember = []
+    for _key, _raw, result in todo:
+        run.results.append(result)
+        if result.outcome != FAILED:
+            remember.append({"digest": result.digest, "outcome": result.outcome, "game": result.game,
+                             "submission": result.receipt.submission if result.receipt else None,
+                             "message_id": result.message_id, "mailbox": name, "time": format_time(_utcnow())})
+            seen[result.digest] = result.outcome
+    # Only the pre-filter: the game files already know every delivered message.
+    with contextlib.suppress(OSError):
+        _remember(seen_path, remember)
+    for key, _raw, result in todo:
+        if result.outcome == DELIVERED and mark is not None:
+            mark(key)
+        if on_result is not None:
+            on_result(result)
     return run
 
 
@@ -504,9 +528,10 @@ class SendResult:
     status: str  # sent | written | refused | no address | stale
     detail: str = ""
     submission: int | None = None  # a reply: the submission it answers
+    unit: str = "step"  # "round": a tournament's mail
 
     def line(self) -> str:
-        what = f"{self.game}: step {self.step} {self.kind} for {self.recipient}"
+        what = f"{self.game}: {self.unit} {self.step} {self.kind} for {self.recipient}"
         if self.submission is not None:
             what += f" (submission #{self.submission})"
         if self.status == "no address":
@@ -520,7 +545,7 @@ class SendResult:
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "step": self.step, "kind": self.kind, "recipient": self.recipient,
                 "to": self.to, "rows": self.rows, "status": self.status, "detail": self.detail,
-                "submission": self.submission}
+                "submission": self.submission, "unit": self.unit}
 
 
 def _address(text: str) -> str:
@@ -603,7 +628,62 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                     results.append(res)
                     if on_result is not None:
                         on_result(res)
+        if game is None:
+            failure = _send_tournament_mail(home, transport, sender, mark, results, on_result)
+            if failure:
+                return results, failure
     return results, ""
+
+
+def send_tournament_mail(home: Home, transport: Transport, sender: str, *, mark: bool = True,
+                         on_result: Callable[[SendResult], None] | None = None) -> tuple[list[SendResult], str]:
+    """Only the tournaments' mail (``send_outbox`` without ``game`` sends it after the games')."""
+    results: list[SendResult] = []
+    with exclusive(home.path / ".pbem-send.lock", "send"):
+        failure = _send_tournament_mail(home, transport, sender, mark, results, on_result)
+    return results, failure
+
+
+def _send_tournament_mail(home: Home, transport: Transport, sender: str, mark: bool, results: list[SendResult],
+                          on_result: Callable[[SendResult], None] | None) -> str:
+    """Every unsent mail of every tournament (pairings, byes, standings), one message each, to the
+    player's registered address; marked sent once the server accepted it."""
+    from pbem.tournament import Tournament, tournament_names
+
+    for name in tournament_names(home):
+        with Tournament(home, name) as t:
+            addresses = {e.name: e.email for e in t.entrants()}
+            for row in t.mail(unsent=True):
+                res = SendResult(f"tournament {name}", row.round, row.kind, row.recipient,
+                                 _address(addresses.get(row.recipient, "")), [row.id or 0], "", unit="round")
+                if not res.to:
+                    res.status = "no address"
+                else:
+                    msg = EmailMessage(policy=_MAIL_POLICY)
+                    msg["From"], msg["To"], msg["Subject"] = sender, res.to, row.subject
+                    msg["Date"] = formatdate(usegmt=True)
+                    key = f"tournament/{name}/{row.id}/{row.created}"
+                    domain = parseaddr(sender)[1].rpartition("@")[2] or "pbem.invalid"
+                    msg["Message-ID"] = f"<pbem.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
+                    msg["Auto-Submitted"] = "auto-generated"
+                    msg.set_content(row.body)
+                    try:
+                        where = transport.deliver(msg, res.to, f"tournament-{name}/round-{row.round:02d}-{row.kind}-"
+                                                               f"{row.id}")
+                    except Refused as exc:
+                        res.status, res.detail = "refused", str(exc)
+                    except MailError as exc:
+                        return str(exc)
+                    else:
+                        if mark:
+                            t.mark_sent(res.rows)
+                            res.status = "sent"
+                        else:
+                            res.status, res.detail = "written", where
+                results.append(res)
+                if on_result is not None:
+                    on_result(res)
+    return ""
 
 
 def send_summary(results: Sequence[SendResult], *, dry_run: bool = False) -> list[str]:
@@ -617,7 +697,8 @@ def send_summary(results: Sequence[SendResult], *, dry_run: bool = False) -> lis
         if r.status == "no address":
             missing[(r.game, r.recipient)] = missing.get((r.game, r.recipient), 0) + 1
     for (gid, who), n in missing.items():
-        where = "`pbem new --moderator-email`" if who == MODERATOR else "the player's registration"
+        where = ("`pbem new --moderator-email`" if who == MODERATOR else "the player's registration"
+                 if not gid.startswith("tournament ") else "`pbem tournament add --email`")
         lines.append(f"{gid}: {who} has no email address ({where}): {n} message(s) not sent")
     done = counts.get("written" if dry_run else "sent", 0)
     parts = [f"{done} message(s) {'written' if dry_run else 'sent'}"]

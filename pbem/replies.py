@@ -34,7 +34,7 @@ __all__ = ["MAIL_SOURCES", "REPLY", "forged_text", "queue_reply", "reply_text"]
 
 REPLY = "reply"
 #: Sources of submissions that came by email (``pbem inbox``): only these get a reply.
-MAIL_SOURCES = ("mbox:", "maildir:")
+MAIL_SOURCES = ("mbox:", "maildir:", "imap:", "imaps:")
 
 
 def forged_text(game: str) -> str:

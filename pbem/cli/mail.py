@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
 from pbem.cli.base import (
+    F,
     _computer_turns,
     _echo_json,
     _obj,
@@ -17,37 +19,113 @@ from pbem.cli.base import (
 )
 
 if TYPE_CHECKING:
-    pass
+    from pbem.store import Home
 
+
+
+def _mailbox_options(f: F) -> F:
+    """The mailbox of `pbem inbox` and `pbem run`: exactly one of --imap, --maildir, --mbox."""
+    opts = [
+        click.option("--mbox", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE", help="An mbox file."),
+        click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+                     help="A Maildir folder (with cur and new)."),
+        click.option("--imap", "imap_url", metavar="URL",
+                     help="An IMAP folder: imaps://USER@HOST[:PORT]/FOLDER (TLS) or imap://... (plain; with "
+                          "--imap-starttls, TLS). The password comes from PBEM_IMAP_PASSWORD or --imap-password-file."),
+        click.option("--imap-password-file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+                     help="Read the IMAP password from the first line of FILE (instead of PBEM_IMAP_PASSWORD)."),
+        click.option("--imap-starttls", is_flag=True, help="With imap://: switch to TLS (STARTTLS) before logging in."),
+        click.option("--imap-cafile", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="FILE",
+                     help="Trust the server certificates signed by the authorities in FILE (PEM), say a club's "
+                          "own server's certificate."),
+        click.option("--retry", is_flag=True, help="Look again at messages that could not be delivered before "
+                                                  "(say, after `pbem new` created their game)."),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
+
+
+@dataclass
+class MailboxChoice:
+    mbox: Path | None
+    maildir: Path | None
+    imap_url: str | None
+    imap_password_file: Path | None
+    imap_starttls: bool
+    imap_cafile: Path | None
+    retry: bool
+
+    @property
+    def given(self) -> bool:
+        return any(x is not None for x in (self.mbox, self.maildir, self.imap_url))
+
+    def check(self, required: bool = True) -> None:
+        given = [x for x in (self.mbox, self.maildir, self.imap_url) if x is not None]
+        if len(given) > 1 or (required and not given):
+            raise click.UsageError("give exactly one of --imap URL, --maildir DIR or --mbox FILE")
+        if self.imap_url is None and (self.imap_password_file or self.imap_starttls or self.imap_cafile):
+            raise click.UsageError("--imap-password-file, --imap-starttls and --imap-cafile go with --imap URL")
+        if self.imap_url is not None:
+            from pbem.imap import parse_imap_url
+
+            parse_imap_url(self.imap_url)  # a wrong address is a usage error before anything is read
+
+    def password(self) -> str:
+        import os
+
+        if self.imap_password_file is not None:
+            try:
+                lines = self.imap_password_file.read_text(encoding="utf-8").splitlines()
+            except OSError as exc:
+                raise click.ClickException(f"--imap-password-file {self.imap_password_file}: "
+                                           f"{exc.strerror or exc}") from None
+            if not lines or not lines[0]:
+                raise click.ClickException(f"--imap-password-file {self.imap_password_file}: the first line is "
+                                           "empty; write the password on it")
+            return lines[0]
+        password = os.environ.get("PBEM_IMAP_PASSWORD")
+        if not password:
+            raise click.UsageError("--imap needs the password: set the environment variable PBEM_IMAP_PASSWORD or "
+                                   "give --imap-password-file FILE (never on the command line)")
+        return password
+
+    def read(self, home: Home, on_result: Callable[[Any], None] | None, *, jobs: int = 1) -> Any:
+        from pbem.mailbox import read_inbox
+
+        if self.imap_url is not None:
+            from pbem.imap import parse_imap_url, read_imap
+
+            return read_imap(home, parse_imap_url(self.imap_url), self.password(), starttls=self.imap_starttls,
+                             cafile=self.imap_cafile, retry=self.retry, on_result=on_result)
+        return read_inbox(home, mbox=self.mbox, maildir=self.maildir, retry=self.retry, on_result=on_result, jobs=jobs)
 
 
 @main.command()
-@click.option("--mbox", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE", help="An mbox file.")
-@click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR", help="A Maildir folder (with cur and new).")
-@click.option("--retry", is_flag=True, help="Look again at messages that could not be delivered before (say, after `pbem new` created their game).")
+@_mailbox_options
 @click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes: up to this many games at once (game files are independent).")
 @json_option
-def inbox(mbox: Path | None, maildir: Path | None, retry: bool, jobs: int, as_json: bool) -> None:
+def inbox(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_password_file: Path | None,
+          imap_starttls: bool, imap_cafile: Path | None, retry: bool, jobs: int, as_json: bool) -> None:
     """Feed every new message of a mailbox to its game and print each verdict.
 
     Each message goes to the game its submission names (armored block in the body,
     or the signed JSON file attached). A message that names no game here or holds
     no submission is reported and left in the mailbox. Messages already handled are
-    remembered in the home folder and never fed twice. Exit code 0 when the mailbox
-    was read, even if submissions were rejected; 1 when it cannot be read, or when
-    a message could not be stored (it is fed again next time).
+    remembered in the home folder and never fed twice; in IMAP a delivered message
+    gets the flags \\Seen and $PbemIngested (nothing is ever deleted). Exit code 0
+    when the mailbox was read, even if submissions were rejected; 1 when it cannot be
+    read, or when a message could not be stored (it is fed again next time).
 
     \b
     Example:
         pbem --home ~/club inbox --maildir ~/Maildir
         pbem --home ~/club inbox --mbox /var/mail/pbem --json
+        PBEM_IMAP_PASSWORD=secret pbem inbox --imap imaps://club@mail.example.org/INBOX
     """
-    from pbem.mailbox import read_inbox
-
-    if (mbox is None) == (maildir is None):
-        raise click.UsageError("give exactly one of --mbox FILE or --maildir DIR")
-    run = read_inbox(_obj().open_home(), mbox=mbox, maildir=maildir, retry=retry, jobs=jobs,
-                     on_result=None if as_json else lambda r: click.echo(r.line()))
+    box = MailboxChoice(mbox, maildir, imap_url, imap_password_file, imap_starttls, imap_cafile, retry)
+    box.check()
+    run = box.read(_obj().open_home(), None if as_json else lambda r: click.echo(r.line()), jobs=jobs)
     _computer_turns()
     if as_json:
         _echo_json(run.to_json())
