@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-import toygame
 from aiosmtpd.controller import Controller
 from click.testing import CliRunner, Result
-from imap_server import PASSWORD, ImapServer, dovecot, dovecot_binary
 
+import toygame
+from imap_server import PASSWORD, ImapServer, dovecot, dovecot_binary
 from pbem.cli import main
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
 from pbem.games import register

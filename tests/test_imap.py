@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-import toygame
 from click.testing import CliRunner, Result
-from imap_server import PASSWORD, ImapServer, dovecot, dovecot_binary
 
+import toygame
+from imap_server import PASSWORD, ImapServer, dovecot, dovecot_binary
 from pbem import mailbox as mailbox_mod
 from pbem.cli import main
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope

@@ -9,9 +9,9 @@ from email import policy
 from pathlib import Path
 
 import pytest
-import toygame
 from click.testing import CliRunner, Result
 
+import toygame
 from pbem.cli import main
 from pbem.club import run_lock
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope

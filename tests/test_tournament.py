@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import toygame
 from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import toygame
 from pbem.cli import main
 from pbem.envelope import generate_keypair, new_envelope, password_submission, sign_envelope
 from pbem.games import register
