@@ -35,7 +35,7 @@ def _version() -> str:
 
         return version("pbem")
     except Exception:  # noqa: BLE001 - running from a checkout that is not installed
-        return "0.1.0"
+        return "0.2.0"
 
 
 @dataclass
