@@ -12,6 +12,7 @@ import copy
 import json
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,6 +49,25 @@ def test_every_ruling_has_a_case() -> None:
     rules = " ".join(p.values[0]["rule"] for p in CASES)
     missing = [r for r in RULINGS if not re.search(rf"\b{r}\b", rules)]
     assert not missing, f"rulings without a conformance case: {missing}"
+
+
+def in_order_language(case: dict[str, Any]) -> bool:
+    """Every submission of the case is orders, as players send them (auto steps answer routine turns)."""
+    steps = case.get("steps", [])
+    return any("orders" in s for s in steps) and not any("choice" in s for s in steps)
+
+
+def test_a_third_of_the_cases_are_in_the_order_language() -> None:
+    cases = [p.values[0] for p in CASES]
+    n = sum(map(in_order_language, cases))
+    assert 3 * n >= len(cases), f"{n} of {len(cases)} cases are in the order language"
+
+
+def test_the_readme_counts_the_cases() -> None:
+    cases = [p.values[0] for p in CASES]
+    n = sum(map(in_order_language, cases))
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert f"{len(cases)} conformance cases, {n} of them in the order language" in readme
 
 
 def _wrong(case_id: str, change: Any) -> list[str]:

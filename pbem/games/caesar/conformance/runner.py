@@ -169,6 +169,13 @@ END_CHOICES: dict[DecisionKind, Choice] = {
 }
 
 
+def _apply_auto(g: Game, side: Side, choice: Choice, events: list[Event]) -> None:
+    try:
+        events.extend(g.apply(side, choice))
+    except IllegalChoiceError as exc:
+        raise _Differs(f"auto: {side} {choice!r} was refused: {exc}") from exc
+
+
 def _run_auto(g: Game, step: Mapping[str, Any], events: list[Event]) -> None:
     mode = step["auto"]
     for _ in range(_MAX_AUTO):
@@ -181,7 +188,7 @@ def _run_auto(g: Game, step: Mapping[str, Any], events: list[Event]) -> None:
             if d.kind is not DecisionKind.BATTLE_TURN:
                 return
             blk = d.get("blocks")[0]
-            events.extend(g.apply(d.side, BattleAction(blk, Action.PASS)))
+            _apply_auto(g, d.side, BattleAction(blk, Action.PASS), events)
         elif mode == "end":
             kinds = [d.kind.value for d in pend]
             if step["until"] in kinds or (step["until"] == "over" and g.is_over()):
@@ -189,7 +196,7 @@ def _run_auto(g: Game, step: Mapping[str, Any], events: list[Event]) -> None:
             _require(bool(pend), f"auto end: nothing is pending, and no {step['until']!r} decision came")
             d = pend[0]
             _require(d.kind in END_CHOICES, f"auto end: a {d.kind.value} decision came before a {step['until']!r} one")
-            events.extend(g.apply(d.side, END_CHOICES[d.kind]))
+            _apply_auto(g, d.side, END_CHOICES[d.kind], events)
         else:
             raise _Differs(f"unknown auto step {mode!r} (known: 'pass', 'end')")
     raise _Differs(f"auto step {dict(step)} did not finish in {_MAX_AUTO} decisions")
