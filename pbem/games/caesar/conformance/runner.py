@@ -5,11 +5,11 @@ A case is data (the files in ``cases/``)::
     {"id": "pinning-example", "rule": "6.13", "quote": "<the rule text it checks>",
      "setup": {<compact scenario spec, see pbem.games.caesar.rules.scenario>},
      "settings": {"battles": "interactive"},              (optional: the play-by-email options)
-     "steps": [{"orders": {"Caesar": ["move Genua -> Roma: Legio 8"]}},
-               {"orders": {"Pompey": ["pass"]}, "expect": {"illegal": "pin"}},
-               {"side": "Caesar", "choice": {"type": "Move", "block": "L8", "path": ["Genua", "Rome"]}},
-               {"auto": "pass", "until_round": 2},
-               {"auto": "end", "until": "play"}],
+     "steps": [{"orders": {"Caesar": ["move Genua -> Roma: Legio 8, Legio 9"]}},
+               {"orders": {"Pompey": ["move Roma -> Neapolis: Legio 1, Legio 2"]}, "expect": {"illegal": "pin"}},
+               {"orders": {"Pompey": ["move Roma -> Neapolis: Legio 1"]}},
+               {"orders": {"Caesar": [], "Pompey": []}},
+               {"auto": "pass", "until_round": 2}],
      "check": {<assertions on the final position, see run_checks>}}
 
 Three kinds of step:
@@ -20,8 +20,8 @@ Three kinds of step:
   :class:`~pbem.games.caesar.steps.session.Session` over the case's position, so the order
   language's parser, the submission checker and the engine are exercised together. A
   submission is a whole step's orders (a side's command is its moves and its levies).
-* **Choices**, the engine's own decisions, for what no order line can express (a choice in
-  the middle of a command, a check between two moves):
+* **Choices**, the engine's own decisions, for what no submission can express (a look at
+  the legal moves in the middle of a command, a check between two moves):
   ``{"side": "Caesar", "choice": {"type": "Move", "block": "L8", "path": ["Genua", "Rome"]}}``.
 * **Auto**: ``"pass"`` passes battle turns until the battle reaches ``until_round`` (or
   ends); ``"end"`` answers with the End/None choice until a decision of kind ``until`` is
