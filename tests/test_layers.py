@@ -22,8 +22,9 @@ FORBIDDEN = {
     "socket", "subprocess", "os", "shutil", "tempfile", "time", "datetime", "pathlib", "random", "secrets",
 }
 GAME_MAY_IMPORT = ("pbem.core", "pbem.errors")
-# reading the packaged board data once is the one exception (board.default_board)
-ALLOWED = {"rules/board.py": {"importlib"}}
+# reading packaged data is the one exception: the board (board.default_board) and the
+# conformance cases (conformance.load_cases)
+ALLOWED = {"rules/board.py": {"importlib"}, "conformance/__init__.py": {"importlib"}}
 
 
 def imported(path: Path) -> set[str]:
