@@ -142,6 +142,9 @@ class ToySystem:
         }
         return ReportContext(f"report.{'txt' if fmt == 'text' else 'html'}.j2", {"view": view})
 
+    def random_orders(self, adj: Any, side: str, seed: int) -> str:
+        return f"bid {random.Random(seed).randint(0, adj.budget[side])}"
+
     def describe(self, adj: Any) -> str:
         return f"round {adj.round} of {adj.rounds}, score {adj.score}, budgets {adj.budget}, sealed {adj.sealed}"
 

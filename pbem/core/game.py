@@ -170,6 +170,9 @@ class GameSystem(Protocol):
         """A side's report (``viewer`` None: the moderator's), built from that side's view only.
         ``report_id`` is the report's place in the hash chain, for the report to state."""
 
+    def random_orders(self, adj: Adjudication, side: str, seed: int) -> str:
+        """A random legal submission for ``side`` at the open step (tests, samples, smoke runs)."""
+
     def describe(self, adj: Adjudication) -> str:
         """The whole state for the moderator (``pbem state``)."""
 

@@ -163,6 +163,11 @@ class CaesarSystem:
         rid = report_id if fairness_note(session.game.state.rng) else ""
         return build_view(session.game, list(events), side, since=since, next_step=next_step, report_id=rid)
 
+    def random_orders(self, adj: Any, side: str, seed: int) -> str:
+        from pbem.games.caesar.rules.autoplay import random_orders
+
+        return random_orders(adj.session, _side(side), Rng(seed))
+
     def position(self, adj: Any) -> dict[str, Any]:
         """The position document (``pbem state --json``)."""
         return adj.session.game.to_json()
