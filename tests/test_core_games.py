@@ -14,8 +14,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-import toygame
 
+import toygame
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
 from pbem.games import find_game, register
 from pbem.store import GameSetup, Home, PlayerSetup, Verdict
