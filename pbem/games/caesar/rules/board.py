@@ -453,6 +453,11 @@ class Board:
             for side in Side
         }
 
+    @cached_property
+    def leaders(self) -> Mapping[Side, tuple[str, ...]]:
+        """Every leader block of a side's catalogue (the only blocks that can be dead, 7.51)."""
+        return {side: tuple(bid for bid, b in self.blocks.items() if b.side is side and b.is_leader) for side in Side}
+
     def space(self, name: str) -> Space:
         return self.spaces[name]
 

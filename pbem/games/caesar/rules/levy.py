@@ -32,9 +32,8 @@ def third_leaders(g: "GameLike", side: Side) -> frozenset[str]:
 
 
 def leader_killed(g: "GameLike", side: Side) -> bool:
-    return any(
-        b.status is BlockStatus.DEAD and g.board.blocks[bid].side is side for bid, b in g.state.blocks.items()
-    )
+    blocks = g.state.blocks  # only leaders die (7.51); Game.problems refuses a dead block that is not one
+    return any(blocks[bid].status is BlockStatus.DEAD for bid in g.board.leaders[side])
 
 
 def new_block_problem(g: "GameLike", side: Side, bid: str, city: str) -> str | None:
@@ -224,9 +223,7 @@ def step_blocks(g: "GameLike", side: Side) -> list[str]:
 
 
 def any_levy(g: "GameLike", side: Side) -> bool:
-    if any(step_problem(g, side, bid) is None for bid in g.on_map(side)):
-        return True
-    return bool(new_block_options(g, side))
+    return bool(step_blocks(g, side)) or bool(new_block_pairs(g, side))
 
 
 def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:

@@ -560,12 +560,17 @@ def movable_blocks(g: "GameLike", side: Side) -> list[str]:
     if c is None:
         return []
     out = []
+    moved, blocks = g.state.moved, g.state.blocks
+    can: dict[str, bool] = {}  # location -> whether it may be activated (or was)
     for bid in g.on_map(side):
-        if bid in g.state.moved:
+        if bid in moved:
             continue
-        loc = g.state.blocks[bid].loc
+        loc = blocks[bid].loc
         assert loc is not None
-        if _activation_problem(g, c, loc) is None:
+        ok = can.get(loc)
+        if ok is None:
+            ok = can[loc] = _activation_problem(g, c, loc) is None
+        if ok:
             out.append(bid)
     return out
 
