@@ -166,9 +166,15 @@ class BlockInfo:
 
     def step_up(self, strength: int) -> int | None:
         """The strength after one levy step, or None at full strength."""
+        try:
+            return self._ups[strength]
+        except KeyError:
+            raise ValueError(f"{strength} is not a strength of {self.name} ({self.strengths()})") from None
+
+    @cached_property
+    def _ups(self) -> Mapping[int, int | None]:
         s = self.strengths()
-        i = s.index(strength)
-        return s[i - 1] if i > 0 else None
+        return {x: (s[i - 1] if i > 0 else None) for i, x in enumerate(s)}
 
     def step_down(self, strength: int) -> int:
         """The strength after one hit; 0 means eliminated."""

@@ -207,9 +207,18 @@ def step_options(g: "GameLike", side: Side) -> list[LevyStep]:
     return [LevyStep(bid) for bid in step_blocks(g, side)]
 
 
+def _any_step(g: "GameLike", side: Side) -> bool:
+    for _ in _steps(g, side):
+        return True
+    return False
+
+
 def step_blocks(g: "GameLike", side: Side) -> list[str]:
     """The blocks of :func:`step_options`, in the same order."""
-    out: list[str] = []
+    return list(_steps(g, side))
+
+
+def _steps(g: "GameLike", side: Side) -> Iterator[str]:
     blocks, board = g.state.blocks, g.board
     is_sea, infos, control = board.is_sea, board.blocks, g.control
     for bid in g.on_map(side):
@@ -218,12 +227,11 @@ def step_blocks(g: "GameLike", side: Side) -> list[str]:
         if loc is None or is_sea(loc) or infos[bid].step_up(b.strength) is None:
             continue
         if control(loc, side) is Control.FRIENDLY:
-            out.append(bid)
-    return out
+            yield bid
 
 
 def any_levy(g: "GameLike", side: Side) -> bool:
-    return bool(step_blocks(g, side)) or bool(new_block_pairs(g, side))
+    return _any_step(g, side) or bool(new_block_pairs(g, side))
 
 
 def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:

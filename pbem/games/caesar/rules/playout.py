@@ -42,10 +42,12 @@ def random_choice(g: Game, d: Decision, rng: Rng) -> Choice:
         blocks = movable_blocks(g, d.side)
         rng.shuffle(blocks)
         for bid in blocks[:4]:
-            opts: list[Choice] = [SeaMove(bid, p) for p in sea_paths(g, d.side, bid)]
-            opts += [Move(bid, p) for p in block_paths(g, d.side, bid)]
-            if opts:
-                return rng.choice(opts)
+            # a uniform pick from the block's sea moves, then its moves (only the one picked is made)
+            by_sea = sea_paths(g, d.side, bid)
+            by_land = block_paths(g, d.side, bid)
+            if by_sea or by_land:
+                i = rng.below(len(by_sea) + len(by_land))
+                return SeaMove(bid, by_sea[i]) if i < len(by_sea) else Move(bid, by_land[i - len(by_sea)])
         return EndMoves()
     if d.kind is DecisionKind.LEVIES:
         if rng.below(6) == 0:
