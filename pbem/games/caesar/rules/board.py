@@ -76,6 +76,15 @@ PLUTO_LIMIT: Mapping[EdgeKind, int] = {EdgeKind.MAJOR: 6, EdgeKind.MINOR: 3, Edg
 STRAIT_ATTACK_LIMIT = 1
 
 
+def road_limit(kind: EdgeKind, *, attacking: bool, pluto: bool = False) -> int:
+    """How many of one player's blocks a road or strait carries in a game turn (6.11, M3, E6)."""
+    if pluto and attacking:
+        return PLUTO_LIMIT[kind]
+    if kind is EdgeKind.STRAIT and attacking:
+        return STRAIT_ATTACK_LIMIT
+    return ROAD_LIMIT[kind]
+
+
 @dataclass(frozen=True)
 class Space:
     name: str
@@ -458,6 +467,12 @@ class Board:
             )
             for side in Side
         }
+
+    @cached_property
+    def levy_catalogue(self) -> Mapping[Side, tuple[str, ...]]:
+        """A side's own blocks that can ever be levied (all but Cleopatra), sorted by id."""
+        return {side: tuple(sorted(bid for bid, b in self.blocks.items()
+                                   if b.side is side and b.type is not BlockType.CLEOPATRA)) for side in Side}
 
     @cached_property
     def leaders(self) -> Mapping[Side, tuple[str, ...]]:

@@ -23,7 +23,16 @@ from pbem.core.rng import RandomStream, Rng
 from pbem.errors import EngineError, WrongDecisionError
 from pbem.games.caesar.rules import battle, cards, levy, movement, winter
 from pbem.games.caesar.rules import eventcards as gods
-from pbem.games.caesar.rules.board import BlockInfo, BlockType, Board, EdgeKind, Side, default_board, short_name
+from pbem.games.caesar.rules.board import (
+    BlockInfo,
+    BlockType,
+    Board,
+    EdgeKind,
+    Side,
+    default_board,
+    road_limit,
+    short_name,
+)
 from pbem.games.caesar.rules.choices import (
     Audience,
     Choice,
@@ -339,13 +348,7 @@ class Game:
         return total
 
     def road_limit(self, kind: EdgeKind, *, attacking: bool, pluto: bool = False) -> int:
-        from pbem.games.caesar.rules.board import PLUTO_LIMIT, ROAD_LIMIT, STRAIT_ATTACK_LIMIT
-
-        if pluto and attacking:
-            return PLUTO_LIMIT[kind]
-        if kind is EdgeKind.STRAIT and attacking:
-            return STRAIT_ATTACK_LIMIT
-        return ROAD_LIMIT[kind]
+        return road_limit(kind, attacking=attacking, pluto=pluto)
 
     def resolve_own_block(self, side: Side, text: str) -> str:
         """A block ``side`` owns now, named as a player writes it (aliases, short forms)."""

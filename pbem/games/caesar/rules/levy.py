@@ -173,12 +173,10 @@ def new_block_pairs(g: "GameLike", side: Side) -> list[tuple[str, str]]:
     third = g.board.third_leaders[side]
     out: list[tuple[str, str]] = []
     blocks = g.board.blocks
-    pool = [bid for bid, b in g.state.blocks.items()  # filtered before sorting: the same order, less to sort
-            if b.status is BlockStatus.POOL and blocks[bid].side is side
-            and blocks[bid].type is not BlockType.CLEOPATRA]
+    state_blocks = g.state.blocks
+    pool = [bid for bid in g.board.levy_catalogue[side] if state_blocks[bid].status is BlockStatus.POOL]  # sorted
     if not pool:
         return out
-    pool.sort()
     killed = leader_killed(g, side) if third.intersection(pool) else False
     for bid in pool:
         info = blocks[bid]

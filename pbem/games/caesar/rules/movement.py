@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules import eventcards as gods
 from pbem.games.caesar.rules import levy
-from pbem.games.caesar.rules.board import Edge, EdgeKind, Side
+from pbem.games.caesar.rules.board import Edge, EdgeKind, Side, road_limit
 from pbem.games.caesar.rules.choices import (
     Audience,
     Choice,
@@ -37,6 +37,11 @@ TARGET_EVENTS = {"Jupiter", "Vulcan"}
 
 _HOSTILE = frozenset({Control.ENEMY, Control.CONTESTED})
 _OPEN = frozenset({Control.FRIENDLY, Control.VACANT})
+
+
+#: the road limits of :func:`road_limit` by Pluto, then kind: (an edge that is not the last of an attack, one that is)
+_LIMITS = {pluto: {k: (road_limit(k, attacking=False, pluto=pluto), road_limit(k, attacking=True, pluto=pluto))
+                   for k in (EdgeKind.MAJOR, EdgeKind.MINOR, EdgeKind.STRAIT)} for pluto in (False, True)}
 
 
 def road_key(side: Side, a: str, b: str) -> str:
@@ -483,9 +488,7 @@ def block_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
     pins: dict[str, bool] = {}  # first step -> whether pinning allows it
     controls: dict[str, Control] = {}
     control = g.control
-    # The road limits of :func:`path_problem` by kind: an edge that is not the last of an attack, and one that is.
-    limit = {k: (g.road_limit(k, attacking=False, pluto=pluto), g.road_limit(k, attacking=True, pluto=pluto))
-             for k in (EdgeKind.MAJOR, EdgeKind.MINOR, EdgeKind.STRAIT)}
+    limit = _LIMITS[pluto]
 
     def room(a: str, e: Edge) -> tuple[bool, bool]:
         """Whether one more of ``side``'s blocks fits on road ``e`` from ``a``: (not attacking, attacking).
