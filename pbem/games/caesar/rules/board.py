@@ -483,7 +483,15 @@ class Board:
         return self.spaces[name]
 
     def is_sea(self, name: str) -> bool:
-        return self.spaces[name].kind is SpaceKind.SEA
+        if name in self._seas:
+            return True
+        if name not in self.spaces:
+            raise KeyError(name)
+        return False
+
+    @cached_property
+    def _seas(self) -> frozenset[str]:
+        return frozenset(n for n, s in self.spaces.items() if s.kind is SpaceKind.SEA)
 
     def neighbors_by_road(self, name: str) -> Iterable[tuple[str, Edge]]:
         for e in self.roads.get(name, ()):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules import eventcards as gods
 from pbem.games.caesar.rules import levy
-from pbem.games.caesar.rules.board import Edge, EdgeKind, Side, road_limit
+from pbem.games.caesar.rules.board import EdgeKind, Side, road_limit
 from pbem.games.caesar.rules.choices import (
     Audience,
     Choice,
@@ -490,14 +490,8 @@ def block_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
     control = g.control
     limit = _LIMITS[pluto]
 
-    def room(a: str, e: Edge) -> tuple[bool, bool]:
-        """Whether one more of ``side``'s blocks fits on road ``e`` from ``a``: (not attacking, attacking).
-        A Navis's sea border carries any number (a Navis moves along sea borders only, 6.2)."""
-        if navis:
-            return (True, True)
-        used = road_use.get(road_key(side, a, e.other(a)), 0) + 1
-        plain, attacking = limit[e.kind]
-        return (used <= plain, used <= attacking)
+    sv = side.value
+    no_limit = (True, True)  # a Navis's sea border carries any number (a Navis moves along sea borders only, 6.2)
 
     # Each path is checked as it grows: ``sound`` says every edge of the path so far passes
     # as an edge that is not the last of an attack (the checks of a longer path through it).
@@ -517,7 +511,15 @@ def block_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
             if ctl is None:
                 ctl = controls[n] = control(n, side)
             attacking = ctl in _HOSTILE
-            fits = room(here, e) if sound else (False, False)
+            # whether one more of side's blocks fits on this road: (as a passage, as the last edge of an attack)
+            if not sound:
+                fits = (False, False)
+            elif navis:
+                fits = no_limit
+            else:
+                used = road_use.get(f"{sv}|{here}|{n}" if here < n else f"{sv}|{n}|{here}", 0) + 1  # road_key
+                plain, attack = limit[e.kind]
+                fits = (used <= plain, used <= attack)
             if sound and not (attacking and steps > attack_steps) and fits[attacking]:
                 first = q[1]
                 ok = pins.get(first)
