@@ -86,6 +86,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_adjudicati
     game_secret,
     header_hash,
     initial_adjudication,
+    loaded_state,
     parse_duration,
     parse_time,
     reminder_body,
@@ -714,10 +715,15 @@ class Store:
         return done
 
     # -- reading state
-    def _session(self, db: DbSession) -> tuple[Adjudication, SnapshotRecord]:
+    def _snapshot(self, db: DbSession) -> SnapshotRecord:
+        """The latest snapshot (the state of the open step, before its sealed orders)."""
         snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc())).first()  # type: ignore[attr-defined]
         if snap is None:
             raise StoreError(f"{self.path} has no snapshot; the file is damaged")
+        return snap
+
+    def _session(self, db: DbSession) -> tuple[Adjudication, SnapshotRecord]:
+        snap = self._snapshot(db)
         try:
             session = self.system.load(json.loads(snap.session))
         except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # hand-edited or damaged
@@ -807,20 +813,19 @@ class Store:
             if row is None:
                 raise StoreError(f"game {self.game_id} has no submission #{sid}")
             resolved = db.exec(select(SnapshotRecord).where(SnapshotRecord.submission_id == sid)).first()
-            session, snap = self._session(db)
+            snap = self._snapshot(db)
             stands = None
             if row.verdict == Verdict.REJECTED.value and row.errors and row.side and row.step == snap.step:
                 # orders checked and refused (so the sender is the player): his earlier orders still count
                 stands = db.exec(select(SubmissionRecord.id).where(
                     SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.side == row.side,
                     SubmissionRecord.applied_step == snap.step, SubmissionRecord.id < sid)).first()  # type: ignore[operator]
-        step = session.step()
-        waiting: tuple[str, ...] = ()
-        if row.verdict == Verdict.ACCEPTED.value and resolved is None and snap.step == row.applied_step:
-            waiting = step.missing
+            waiting: tuple[str, ...] = ()
+            if row.verdict == Verdict.ACCEPTED.value and resolved is None and snap.step == row.applied_step:
+                waiting = self._session(db)[0].step().missing  # the state is loaded only when it is needed
         next_step, next_title = None, ""
-        if resolved is not None:
-            nxt = self.system.load(json.loads(resolved.session)).step()
+        if resolved is not None:  # the state its reports were just rendered from (decide keeps it loaded)
+            nxt = loaded_state(self.system, resolved.session).step()
             next_step, next_title = nxt.number, nxt.title
         return Receipt(
             game=self.game_id,
