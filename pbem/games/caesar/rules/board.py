@@ -35,6 +35,9 @@ class Side(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    def __format__(self, spec: str) -> str:  # what Enum.__format__ gives (the value, as __str__), without its detour
+        return format(self.value, spec)
+
     @classmethod
     def parse(cls, text: str) -> "Side":
         t = text.strip().lower()

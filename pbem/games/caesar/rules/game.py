@@ -123,6 +123,7 @@ class Game:
         self._at = defaultdict(set)
         self._n: dict[str, list[int]] = {}
         self._mine: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
+        self._mine_sorted: dict[Side, list[str]] = {}  # on_map's answers, dropped whenever _mine changes
         for bid, b in self.state.blocks.items():
             if b.status is BlockStatus.MAP and b.loc is not None:
                 self._at[b.loc].add(bid)
@@ -188,7 +189,10 @@ class Game:
 
     def on_map(self, side: Side) -> list[str]:
         """``side``'s blocks on the map, sorted (from the location index)."""
-        return sorted(self._mine[side])
+        done = self._mine_sorted.get(side)
+        if done is None:
+            done = self._mine_sorted[side] = sorted(self._mine[side])
+        return list(done)
 
     def count(self, loc: str, side: Side) -> int:
         n = self._n.get(loc)
@@ -217,6 +221,7 @@ class Game:
             self._at[b.loc].discard(bid)
             self._n[b.loc][_IDX[b.side]] -= 1
             self._mine[b.side].discard(bid)
+            self._mine_sorted.clear()
             if not self._at[b.loc]:
                 del self._at[b.loc]
                 del self._n[b.loc]
@@ -229,6 +234,7 @@ class Game:
         self._at[loc].add(bid)
         self._n.setdefault(loc, [0, 0])[_IDX[b.side]] += 1
         self._mine[b.side].add(bid)
+        self._mine_sorted.clear()
 
     def set_side(self, bid: str, side: Side) -> None:
         """Change a block's owner (Cleopatra, Jupiter's defectors), keeping the index true."""
@@ -239,6 +245,7 @@ class Game:
             n[_IDX[side]] += 1
             self._mine[b.side].discard(bid)
             self._mine[side].add(bid)
+            self._mine_sorted.clear()
         b.side = side
 
     def take_off(self, bid: str, status: BlockStatus) -> None:
