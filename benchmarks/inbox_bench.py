@@ -25,6 +25,7 @@ import hashlib
 import mailbox
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -47,11 +48,18 @@ SEED = 5
 PER_GAME = 4
 
 
+_CPU: list[float] = []  # the CPU time (user + system) of each _pbem process, children included, in order
+
+
 def _pbem(home: Path, *args: str) -> tuple[float, subprocess.CompletedProcess[bytes]]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "pbem", "--home", str(home), *args], env=env, capture_output=True)
-    return time.perf_counter() - t0, done
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    _CPU.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+    return wall, done
 
 
 def _orders(keys: dict[Side, object], scratch: Path) -> list[tuple[Side, int, str]]:
@@ -115,7 +123,8 @@ def main() -> int:
         if args.jobs:
             shutil.copytree(fresh, t / "parallel")
             wall, done = _pbem(t / "parallel", "inbox", "--mbox", str(t / "in.mbox"), "--jobs", str(args.jobs))
-            print(f"pbem inbox --jobs {args.jobs}: {n} messages in {wall:.2f} s: {n / wall:.1f} submissions/s"
+            print(f"pbem inbox --jobs {args.jobs}: {n} messages in {wall:.2f} s: {n / wall:.1f} submissions/s "
+                  f"(cpu {_CPU[-1]:.2f} s, all processes)"
                   + ("" if done.returncode == 0 else f" (FAILED: {done.stderr.decode()[-300:]})"))
         wall, done = _pbem(home, "inbox", "--mbox", str(t / "in.mbox"))
         if done.returncode != 0:
@@ -125,7 +134,8 @@ def main() -> int:
         accepted = int(re.search(r"(\d+) accepted", summary).group(1))  # type: ignore[union-attr]
         print(f"created {args.games} games in {setup:.1f} s")
         print(f"pbem inbox: {n} messages ({args.games * resolving} resolving) in {wall:.2f} s: "
-              f"{n / wall:.1f} submissions/s ({accepted} accepted)")
+              f"{n / wall:.1f} submissions/s ({accepted} accepted); cpu {_CPU[-1]:.2f} s: {n / _CPU[-1]:.1f} "
+              "submissions per cpu-second")
 
         # pbem submit, whole process, on fresh copies of one game file
         first, second = orders[0], orders[1]
@@ -135,6 +145,7 @@ def main() -> int:
             files[name] = t / f"{name}.json"
             files[name].write_bytes(sign_envelope(env, keys[side].private_pem).to_json().encode())
         times: dict[str, list[float]] = {"sealed": [], "resolving": []}
+        cpus: dict[str, list[float]] = {"sealed": [], "resolving": []}
         for run in range(args.runs):
             h = t / f"run{run}"
             h.mkdir()
@@ -143,9 +154,11 @@ def main() -> int:
                 wall, done = _pbem(h, "submit", str(files[name]))
                 assert done.returncode == 0, done.stderr.decode()
                 times[name].append(wall)
+                cpus[name].append(_CPU[-1])
         for name, ts in times.items():
             print(f"pbem submit ({name}), whole process: min {min(ts) * 1000:.0f} ms, "
-                  f"median {statistics.median(ts) * 1000:.0f} ms over {len(ts)} runs")
+                  f"median {statistics.median(ts) * 1000:.0f} ms wall; cpu min {min(cpus[name]) * 1000:.0f} ms, "
+                  f"median {statistics.median(cpus[name]) * 1000:.0f} ms over {len(ts)} runs")
         if shutil.which("strace"):
             h = t / "strace"
             h.mkdir()

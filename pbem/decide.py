@@ -327,7 +327,7 @@ def render_report(
     for the next call (a game may build its view once for both, see CaesarSystem.report)."""
     from pbem.render import render
 
-    adj = _loaded(system, adj_json)
+    adj = loaded_state(system, adj_json)
     viewer = None if row.recipient == MODERATOR else row.recipient
     ctx = system.report(adj, list(events[: row.upto_event]), viewer, since=row.since_event, deadline=deadline,
                         fmt=row.format, report_id=report_id(chain) if chain else "")
@@ -337,7 +337,9 @@ def render_report(
 _last_loaded: list[tuple[str, str, Adjudication]] = []  # (system, state JSON, state): the last two
 
 
-def _loaded(system: GameSystem, adj_json: str) -> Adjudication:
+def loaded_state(system: GameSystem, adj_json: str) -> Adjudication:
+    """``adj_json`` loaded by ``system``; the last two are kept, so the reports of a step and the receipt
+    that names the next step load it once. Read it only: the same object is handed out again."""
     for name, text, adj in _last_loaded:
         if name == system.name and text == adj_json:
             return adj

@@ -82,6 +82,7 @@ def environment(folders: tuple[tuple[str, str], ...] = ()) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # templates never change while pbem runs: no stat of the file per report
     )
     env.filters["plural"] = _plural
     return env

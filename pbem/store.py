@@ -86,6 +86,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_adjudicati
     game_secret,
     header_hash,
     initial_adjudication,
+    loaded_state,
     parse_duration,
     parse_time,
     reminder_body,
@@ -291,6 +292,8 @@ class Store:
             raise StoreError(f"no game file {self.path}")
         self.clock = clock
         self._immediate = False
+        self._log: list[Event] = []  # the parsed event log, events 1..n (see _log_upto)
+        self._log_hashes: list[str] = []  # the hash chain after each of them
         self.engine = _engine(self.path, self)
         self._migrate()
         with self._read() as db:
@@ -643,12 +646,15 @@ class Store:
         game = db.exec(select(GameRecord)).one()
         head = db.exec(select(EventRecord).order_by(EventRecord.seq.desc())).first()  # type: ignore[attr-defined]
         prev, seq = (head.hash, head.seq) if head else (game.header_hash, 0)
+        rows = []
         for ev in events_json(events):
             seq += 1
             h = event_hash(seq, resolved, ev, prev)
-            db.add(EventRecord(seq=seq, step=resolved, audience=ev["audience"], kind=ev["kind"], text=ev["text"],
-                               data=canonical_json(ev["data"]), prev_hash=prev, hash=h))
+            rows.append({"seq": seq, "step": resolved, "audience": ev["audience"], "kind": ev["kind"], "text": ev["text"],
+                         "data": canonical_json(ev["data"]), "prev_hash": prev, "hash": h})
             prev = h
+        if rows:  # one INSERT for the lot, in this transaction (the log is only ever read back by queries)
+            db.connection().execute(EventRecord.__table__.insert(), rows)  # type: ignore[attr-defined]
         last_sub = db.exec(
             select(SubmissionRecord.id)
             .where(SubmissionRecord.verdict != Verdict.RECEIVED.value)
@@ -670,14 +676,14 @@ class Store:
                               created=format_time(now)))
         emails = {p.side: p.email for p in db.exec(select(PlayerRecord)).all()}
         emails[MODERATOR] = game.moderator_email
+        # each recipient's last report so far (per format): the new one starts where it ended
+        db.flush()  # the reports of an earlier resolution in this transaction are seen by the query
+        last = {(r, f): upto for r, f, upto in db.connection().exec_driver_sql(
+            "SELECT recipient, format, upto_event FROM outbox AS o WHERE kind = 'report' AND step = "
+            "(SELECT MAX(step) FROM outbox WHERE kind = 'report' AND recipient = o.recipient AND format = o.format)")}
         for recipient in self.recipients:
             for fmt in FORMATS:
-                since = db.exec(
-                    select(OutboxRecord.upto_event)
-                    .where(OutboxRecord.recipient == recipient, OutboxRecord.format == fmt,
-                           OutboxRecord.kind == "report")
-                    .order_by(OutboxRecord.step.desc())  # type: ignore[attr-defined]
-                ).first()
+                since = last.get((recipient, fmt))
                 db.add(OutboxRecord(step=step.number, recipient=recipient, email=emails.get(recipient, ""),
                                     format=fmt, subject=report_subject(game.id, step.number, step.title),
                                     since_event=since or 0, upto_event=last_event, created=format_time(now)))
@@ -692,29 +698,37 @@ class Store:
             rows = db.exec(
                 select(OutboxRecord).where(OutboxRecord.body.is_(None)).order_by(OutboxRecord.id)  # type: ignore[union-attr,arg-type]
             ).all()
+            if not rows:
+                return 0
+            log, chain = self._log_upto(db, max(row.upto_event for row in rows))
+            header = ""
             for row in rows:
                 snap = db.get(SnapshotRecord, row.step)
                 if snap is None:
                     raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
                                      "no snapshot; `pbem verify` shows what differs; restore the file from a backup")
-                row.body = render_report(self.system, snap.session, self._events(db, upto=row.upto_event), row,
-                                         snap.deadline, self._chain_at(db, row.upto_event))
+                if row.upto_event:
+                    at = chain[row.upto_event - 1]
+                else:  # the chain before the first event: the set-up's hash
+                    header = header or db.exec(select(GameRecord)).one().header_hash
+                    at = header
+                row.body = render_report(self.system, snap.session, log, row, snap.deadline, at)
                 row.renderer = renderer_of(self.system)
                 db.add(row)
                 done += 1
                 _checkpoint("rendered")
         return done
 
-    def _chain_at(self, db: DbSession, seq: int) -> str:
-        """The hash chain after event ``seq`` (the set-up's hash before the first)."""
-        ev = db.get(EventRecord, seq) if seq else None
-        return ev.hash if ev is not None else db.exec(select(GameRecord)).one().header_hash
-
     # -- reading state
-    def _session(self, db: DbSession) -> tuple[Adjudication, SnapshotRecord]:
+    def _snapshot(self, db: DbSession) -> SnapshotRecord:
+        """The latest snapshot (the state of the open step, before its sealed orders)."""
         snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc())).first()  # type: ignore[attr-defined]
         if snap is None:
             raise StoreError(f"{self.path} has no snapshot; the file is damaged")
+        return snap
+
+    def _session(self, db: DbSession) -> tuple[Adjudication, SnapshotRecord]:
+        snap = self._snapshot(db)
         try:
             session = self.system.load(json.loads(snap.session))
         except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # hand-edited or damaged
@@ -738,11 +752,33 @@ class Store:
         ).all()
         return {r.digest: r.id for r in rows if r.digest and r.id is not None}
 
-    def _events(self, db: DbSession, upto: int | None = None) -> list[Event]:
-        q = select(EventRecord).order_by(EventRecord.seq)  # type: ignore[arg-type]
-        if upto is not None:
-            q = q.where(EventRecord.seq <= upto)
-        return [_event_of(r) for r in db.exec(q).all()]
+    def _log_upto(self, db: DbSession, upto: int) -> tuple[list[Event], list[str]]:
+        """The parsed log, at least events 1 to ``upto``, and the hash chain after each (both indexed
+        from event 1); the lists are kept by the store: slice them, never change them.
+
+        The log only grows, and each event's hash covers every event before it, so the parsed log
+        is kept between calls: it is used again while the file's event at its end has the hash it
+        had when read (a write that was rolled back, or another process, cannot leave it stale),
+        and only the events after it are read."""
+        n = len(self._log)
+        if n and db.exec(select(EventRecord.hash).where(EventRecord.seq == n)).first() != self._log_hashes[-1]:
+            self._log, self._log_hashes, n = [], [], 0
+        if upto > n:
+            cols = (EventRecord.seq, EventRecord.kind, EventRecord.audience, EventRecord.text, EventRecord.data,
+                    EventRecord.hash)
+            rows = db.exec(select(*cols).where(EventRecord.seq > n, EventRecord.seq <= upto)  # type: ignore[call-overload]
+                           .order_by(EventRecord.seq)).all()
+            for i, (seq, *_rest) in enumerate(rows):
+                if seq != n + i + 1:
+                    raise StoreError(f"{self.path} is damaged: event #{n + i + 1} is missing from the log; `pbem verify` "
+                                     "shows what differs; restore the file from a backup")
+            if len(rows) < upto - n:
+                raise StoreError(f"{self.path} is damaged: a report covers event #{upto}, which is not in the log; "
+                                 "`pbem verify` shows what differs; restore the file from a backup")
+            # new lists: what was handed out stays as it was
+            self._log = self._log + [_event_from(seq, kind, audience, text, data) for seq, kind, audience, text, data, _h in rows]
+            self._log_hashes = self._log_hashes + [h for *_rest, h in rows]
+        return self._log, self._log_hashes
 
     def game(self) -> GameRecord:
         with self._read() as db:
@@ -782,20 +818,19 @@ class Store:
             if row is None:
                 raise StoreError(f"game {self.game_id} has no submission #{sid}")
             resolved = db.exec(select(SnapshotRecord).where(SnapshotRecord.submission_id == sid)).first()
-            session, snap = self._session(db)
+            snap = self._snapshot(db)
             stands = None
             if row.verdict == Verdict.REJECTED.value and row.errors and row.side and row.step == snap.step:
                 # orders checked and refused (so the sender is the player): his earlier orders still count
                 stands = db.exec(select(SubmissionRecord.id).where(
                     SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.side == row.side,
                     SubmissionRecord.applied_step == snap.step, SubmissionRecord.id < sid)).first()  # type: ignore[operator]
-        step = session.step()
-        waiting: tuple[str, ...] = ()
-        if row.verdict == Verdict.ACCEPTED.value and resolved is None and snap.step == row.applied_step:
-            waiting = step.missing
+            waiting: tuple[str, ...] = ()
+            if row.verdict == Verdict.ACCEPTED.value and resolved is None and snap.step == row.applied_step:
+                waiting = self._session(db)[0].step().missing  # the state is loaded only when it is needed
         next_step, next_title = None, ""
-        if resolved is not None:
-            nxt = self.system.load(json.loads(resolved.session)).step()
+        if resolved is not None:  # the state its reports were just rendered from (decide keeps it loaded)
+            nxt = loaded_state(self.system, resolved.session).step()
             next_step, next_title = nxt.number, nxt.title
         return Receipt(
             game=self.game_id,
@@ -1058,10 +1093,14 @@ def _db_error(path: Path, exc: DBAPIError) -> StoreError:
 
 
 def _event_of(r: EventRecord) -> Event:
+    return _event_from(r.seq, r.kind, r.audience, r.text, r.data)
+
+
+def _event_from(seq: int, kind: str, audience: str, text: str, data: str) -> Event:
     try:
-        return Event.from_json({"kind": r.kind, "audience": r.audience, "text": r.text, "data": json.loads(r.data)})
+        return Event.from_json({"kind": kind, "audience": audience, "text": text, "data": json.loads(data)})
     except (ValueError, KeyError, TypeError) as exc:  # a hand-edited or damaged row
-        raise StoreError(f"event #{r.seq} in the game file is damaged ({type(exc).__name__}: {str(exc)[:200]}); "
+        raise StoreError(f"event #{seq} in the game file is damaged ({type(exc).__name__}: {str(exc)[:200]}); "
                          "`pbem verify` shows what differs; restore the file from a backup") from None
 
 

@@ -27,6 +27,7 @@ from typing import Any, MutableSequence, Protocol, Sequence, TypeVar
 from pbem.errors import PbemError
 
 _MASK = (1 << 64) - 1
+_SPAN = 1 << 64
 T = TypeVar("T")
 
 KEYED_KIND = "hmac-sha256-v1"
@@ -82,18 +83,30 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int, purpose: str = "draw") -> int:
-        """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
-        return _uniform(self.next64, n)
+        """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias): :func:`_uniform`
+        over :meth:`next64`, written out (playouts draw about 300 times a game)."""
+        if n <= 0:
+            raise ValueError("below() needs n >= 1")
+        limit = _SPAN - (_SPAN % n)
+        seed = self.seed
+        while True:
+            self.counter += 1
+            z = (seed + self.counter * 0x9E3779B97F4A7C15) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
+            if x < limit:
+                return x % n
 
     def die(self, purpose: str = "dice") -> int:
         return _uniform(self.next64, 6) + 1
 
     def choice(self, items: Sequence[T], purpose: str = "draw") -> T:
-        return items[_uniform(self.next64, len(items))]
+        return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[Any], purpose: str = "deal") -> None:
         for i in range(len(items) - 1, 0, -1):
-            j = _uniform(self.next64, i + 1)
+            j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
     def to_json(self) -> dict[str, Any]:

@@ -35,6 +35,9 @@ class Side(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    def __format__(self, spec: str) -> str:  # what Enum.__format__ gives (the value, as __str__), without its detour
+        return format(self.value, spec)
+
     @classmethod
     def parse(cls, text: str) -> "Side":
         t = text.strip().lower()
@@ -74,6 +77,15 @@ ROAD_LIMIT: Mapping[EdgeKind, int] = {EdgeKind.MAJOR: 4, EdgeKind.MINOR: 2, Edge
 PLUTO_LIMIT: Mapping[EdgeKind, int] = {EdgeKind.MAJOR: 6, EdgeKind.MINOR: 3, EdgeKind.STRAIT: 2}
 #: Straits allow one block when the destination is Enemy or Contested (M3).
 STRAIT_ATTACK_LIMIT = 1
+
+
+def road_limit(kind: EdgeKind, *, attacking: bool, pluto: bool = False) -> int:
+    """How many of one player's blocks a road or strait carries in a game turn (6.11, M3, E6)."""
+    if pluto and attacking:
+        return PLUTO_LIMIT[kind]
+    if kind is EdgeKind.STRAIT and attacking:
+        return STRAIT_ATTACK_LIMIT
+    return ROAD_LIMIT[kind]
 
 
 @dataclass(frozen=True)
@@ -166,9 +178,15 @@ class BlockInfo:
 
     def step_up(self, strength: int) -> int | None:
         """The strength after one levy step, or None at full strength."""
+        try:
+            return self._ups[strength]
+        except KeyError:
+            raise ValueError(f"{strength} is not a strength of {self.name} ({self.strengths()})") from None
+
+    @cached_property
+    def _ups(self) -> Mapping[int, int | None]:
         s = self.strengths()
-        i = s.index(strength)
-        return s[i - 1] if i > 0 else None
+        return {x: (s[i - 1] if i > 0 else None) for i, x in enumerate(s)}
 
     def step_down(self, strength: int) -> int:
         """The strength after one hit; 0 means eliminated."""
@@ -453,11 +471,30 @@ class Board:
             for side in Side
         }
 
+    @cached_property
+    def levy_catalogue(self) -> Mapping[Side, tuple[str, ...]]:
+        """A side's own blocks that can ever be levied (all but Cleopatra), sorted by id."""
+        return {side: tuple(sorted(bid for bid, b in self.blocks.items()
+                                   if b.side is side and b.type is not BlockType.CLEOPATRA)) for side in Side}
+
+    @cached_property
+    def leaders(self) -> Mapping[Side, tuple[str, ...]]:
+        """Every leader block of a side's catalogue (the only blocks that can be dead, 7.51)."""
+        return {side: tuple(bid for bid, b in self.blocks.items() if b.side is side and b.is_leader) for side in Side}
+
     def space(self, name: str) -> Space:
         return self.spaces[name]
 
     def is_sea(self, name: str) -> bool:
-        return self.spaces[name].kind is SpaceKind.SEA
+        if name in self._seas:
+            return True
+        if name not in self.spaces:
+            raise KeyError(name)
+        return False
+
+    @cached_property
+    def _seas(self) -> frozenset[str]:
+        return frozenset(n for n, s in self.spaces.items() if s.kind is SpaceKind.SEA)
 
     def neighbors_by_road(self, name: str) -> Iterable[tuple[str, Edge]]:
         for e in self.roads.get(name, ()):

@@ -228,13 +228,16 @@ class Audience(str, Enum):
 
     @classmethod
     def of(cls, side: Side) -> "Audience":
-        return cls(side.value)
+        return _OF_SIDE[side]
 
     def sees(self, viewer: Side | None) -> bool:
         """Whether ``viewer`` (None = moderator) may see an event with this audience."""
         if viewer is None:
             return True
         return self is Audience.ALL or self.value == viewer.value
+
+
+_OF_SIDE = {side: Audience(side.value) for side in Side}
 
 
 # ---- JSON form of choices (conformance cases, decision trails) ----------------

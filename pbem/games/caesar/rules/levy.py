@@ -32,9 +32,8 @@ def third_leaders(g: "GameLike", side: Side) -> frozenset[str]:
 
 
 def leader_killed(g: "GameLike", side: Side) -> bool:
-    return any(
-        b.status is BlockStatus.DEAD and g.board.blocks[bid].side is side for bid, b in g.state.blocks.items()
-    )
+    blocks = g.state.blocks  # only leaders die (7.51); Game.problems refuses a dead block that is not one
+    return any(blocks[bid].status is BlockStatus.DEAD for bid in g.board.leaders[side])
 
 
 def new_block_problem(g: "GameLike", side: Side, bid: str, city: str) -> str | None:
@@ -162,54 +161,75 @@ def do_end(g: "GameLike", d: Decision, ch: EndLevies) -> None:
 
 def new_block_options(g: "GameLike", side: Side) -> list[Levy]:
     """Every new block ``side`` may levy now, where (6.4); the same rules as :func:`new_block_problem`."""
+    return [Levy(bid, city) for bid, city in new_block_pairs(g, side)]
+
+
+def new_block_pairs(g: "GameLike", side: Side) -> list[tuple[str, str]]:
+    """:func:`new_block_options` as (block, city) pairs, in the same order (playouts count them
+    and make only the one they pick)."""
     friendly = friendly_cities(g, side)
     fset = set(friendly)
     majors = [c for c in friendly if g.board.spaces[c].is_major_port]
-    killed = leader_killed(g, side)
     third = g.board.third_leaders[side]
-    out: list[Levy] = []
+    out: list[tuple[str, str]] = []
     blocks = g.board.blocks
-    pool = [bid for bid, b in g.state.blocks.items()  # filtered before sorting: the same order, less to sort
-            if b.status is BlockStatus.POOL and blocks[bid].side is side
-            and blocks[bid].type is not BlockType.CLEOPATRA]
-    for bid in sorted(pool):
+    state_blocks = g.state.blocks
+    pool = [bid for bid in g.board.levy_catalogue[side] if state_blocks[bid].status is BlockStatus.POOL]  # sorted
+    if not pool:
+        return out
+    killed = leader_killed(g, side) if third.intersection(pool) else False
+    for bid in pool:
         info = blocks[bid]
         if bid in third and not killed:
             continue
-        if info.type in (BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT):
-            cities = [info.levy_city] if info.levy_city in fset else []
-        elif info.is_navis:
-            cities = majors
-        else:
-            cities = friendly
-        out.extend(Levy(bid, c) for c in cities)
+        if info.type in _NAMED_CITY:
+            city = info.levy_city
+            if city is not None and city in fset:
+                out.append((bid, city))
+            continue
+        out.extend((bid, c) for c in (majors if info.is_navis else friendly))
     return out
 
 
+_NAMED_CITY = frozenset({BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT})
+
+
 def friendly_cities(g: "GameLike", side: Side) -> list[str]:
-    return sorted(
-        loc for loc in {g.state.blocks[b].loc for b in g.on_map(side)} if loc and _friendly(g, side, loc)
-    )
+    is_sea, control, blocks = g.board.is_sea, g.control, g.state.blocks
+    locs = {blocks[b].loc for b in g.on_map(side)}
+    return sorted(loc for loc in locs if loc and not is_sea(loc) and control(loc, side) is Control.FRIENDLY)
 
 
 def step_options(g: "GameLike", side: Side) -> list[LevyStep]:
     """Every block that may take a step now; the same rules as :func:`step_problem`, in one pass."""
-    out: list[LevyStep] = []
+    return [LevyStep(bid) for bid in step_blocks(g, side)]
+
+
+def _any_step(g: "GameLike", side: Side) -> bool:
+    for _ in _steps(g, side):
+        return True
+    return False
+
+
+def step_blocks(g: "GameLike", side: Side) -> list[str]:
+    """The blocks of :func:`step_options`, in the same order."""
+    return list(_steps(g, side))
+
+
+def _steps(g: "GameLike", side: Side) -> Iterator[str]:
     blocks, board = g.state.blocks, g.board
+    is_sea, infos, control = board.is_sea, board.blocks, g.control
     for bid in g.on_map(side):
         b = blocks[bid]
         loc = b.loc
-        if loc is None or board.is_sea(loc) or board.blocks[bid].step_up(b.strength) is None:
+        if loc is None or is_sea(loc) or infos[bid].step_up(b.strength) is None:
             continue
-        if g.control(loc, side) is Control.FRIENDLY:
-            out.append(LevyStep(bid))
-    return out
+        if control(loc, side) is Control.FRIENDLY:
+            yield bid
 
 
 def any_levy(g: "GameLike", side: Side) -> bool:
-    if any(step_problem(g, side, bid) is None for bid in g.on_map(side)):
-        return True
-    return bool(new_block_options(g, side))
+    return _any_step(g, side) or bool(new_block_pairs(g, side))
 
 
 def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules import eventcards as gods
 from pbem.games.caesar.rules import levy
-from pbem.games.caesar.rules.board import EdgeKind, Side
+from pbem.games.caesar.rules.board import EdgeKind, Side, road_limit
 from pbem.games.caesar.rules.choices import (
     Audience,
     Choice,
@@ -37,6 +37,11 @@ TARGET_EVENTS = {"Jupiter", "Vulcan"}
 
 _HOSTILE = frozenset({Control.ENEMY, Control.CONTESTED})
 _OPEN = frozenset({Control.FRIENDLY, Control.VACANT})
+
+
+#: the road limits of :func:`road_limit` by Pluto, then kind: (an edge that is not the last of an attack, one that is)
+_LIMITS = {pluto: {k: (road_limit(k, attacking=False, pluto=pluto), road_limit(k, attacking=True, pluto=pluto))
+                   for k in (EdgeKind.MAJOR, EdgeKind.MINOR, EdgeKind.STRAIT)} for pluto in (False, True)}
 
 
 def road_key(side: Side, a: str, b: str) -> str:
@@ -472,50 +477,60 @@ def block_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
         return []
     if info.is_navis and origin in c.anchors and _navis_left(g, side, origin) <= 1:
         return []
-    max_steps = 2 if info.is_navis else (3 if c.event == "Mercury" else 2)
+    navis = info.is_navis
+    max_steps = 2 if navis else (3 if c.event == "Mercury" else 2)
+    attack_steps = 1 if navis else max_steps - 1  # the longest path that may end in an attack
     out: list[tuple[str, ...]] = []
     board = g.board
     pluto = c.event == "Pluto"
     road_use = g.state.road_use
+    adjacent = board.sea_edges if navis else board.roads
     pins: dict[str, bool] = {}  # first step -> whether pinning allows it
+    controls: dict[str, Control] = {}
+    control = g.control
+    limit = _LIMITS[pluto]
 
-    def nexts(loc: str) -> list[str]:
-        if info.is_navis:
-            return [e.other(loc) for e in board.sea_edges[loc]]
-        return [e.other(loc) for e in board.roads[loc]]
-
-    def edge_fits(a: str, b: str, attacking: bool) -> bool:
-        """The checks of :func:`path_problem` on one edge of the path."""
-        e = board.edge_between(a, b)
-        if info.is_navis:
-            return e is not None and e.kind is EdgeKind.SEA
-        if e is None or e.kind is EdgeKind.SEA:
-            return False
-        return road_use.get(road_key(side, a, b), 0) + 1 <= g.road_limit(e.kind, attacking=attacking, pluto=pluto)
+    sv = side.value
+    no_limit = (True, True)  # a Navis's sea border carries any number (a Navis moves along sea borders only, 6.2)
 
     # Each path is checked as it grows: ``sound`` says every edge of the path so far passes
     # as an edge that is not the last of an attack (the checks of a longer path through it).
     # The result is the paths for which ``path_problem(..., well_formed=True)`` is None.
+    # The map's edges out of a place are the edges ``board.edge_between`` finds (one edge per pair).
     stack: list[tuple[tuple[str, ...], bool]] = [((origin,), True)]
     while stack:
         p, sound = stack.pop()
-        for n in nexts(p[-1]):
+        here = p[-1]
+        for e in adjacent[here]:
+            n = e.b if here == e.a else e.a
             if n in p:
                 continue
             q = p + (n,)
             steps = len(q) - 1
-            ctl = g.control(n, side)
+            ctl = controls.get(n)
+            if ctl is None:
+                ctl = controls[n] = control(n, side)
             attacking = ctl in _HOSTILE
-            too_far = attacking and steps > (1 if info.is_navis else max_steps - 1)
-            if sound and not too_far and edge_fits(p[-1], n, attacking):
+            # whether one more of side's blocks fits on this road: (as a passage, as the last edge of an attack)
+            if not sound:
+                fits = (False, False)
+            elif navis:
+                fits = no_limit
+            else:
+                used = road_use.get(f"{sv}|{here}|{n}" if here < n else f"{sv}|{n}|{here}", 0) + 1  # road_key
+                plain, attack = limit[e.kind]
+                fits = (used <= plain, used <= attack)
+            if sound and not (attacking and steps > attack_steps) and fits[attacking]:
                 first = q[1]
-                if first not in pins:
-                    pins[first] = _pin_problem(g, side, origin, first) is None
-                if pins[first]:
+                ok = pins.get(first)
+                if ok is None:
+                    ok = pins[first] = _pin_problem(g, side, origin, first) is None
+                if ok:
                     out.append(q)
             if steps < max_steps and ctl in _OPEN:
-                stack.append((q, sound and edge_fits(p[-1], n, False)))
-    return sorted(out)
+                stack.append((q, fits[0]))
+    out.sort()
+    return out
 
 
 def sea_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
@@ -550,12 +565,17 @@ def movable_blocks(g: "GameLike", side: Side) -> list[str]:
     if c is None:
         return []
     out = []
+    moved, blocks = g.state.moved, g.state.blocks
+    can: dict[str, bool] = {}  # location -> whether it may be activated (or was)
     for bid in g.on_map(side):
-        if bid in g.state.moved:
+        if bid in moved:
             continue
-        loc = g.state.blocks[bid].loc
+        loc = blocks[bid].loc
         assert loc is not None
-        if _activation_problem(g, c, loc) is None:
+        ok = can.get(loc)
+        if ok is None:
+            ok = can[loc] = _activation_problem(g, c, loc) is None
+        if ok:
             out.append(bid)
     return out
 

@@ -14,6 +14,7 @@ from typing import Callable
 from pbem.core.events import Event
 from pbem.core.rng import Rng
 from pbem.errors import EngineError
+from pbem.games.caesar.rules import levy
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.choices import (
     Choice,
@@ -22,6 +23,8 @@ from pbem.games.caesar.rules.choices import (
     EndDisband,
     EndLevies,
     EndMoves,
+    Levy,
+    LevyStep,
     Move,
     SeaMove,
 )
@@ -39,13 +42,28 @@ def random_choice(g: Game, d: Decision, rng: Rng) -> Choice:
         blocks = movable_blocks(g, d.side)
         rng.shuffle(blocks)
         for bid in blocks[:4]:
-            opts: list[Choice] = [SeaMove(bid, p) for p in sea_paths(g, d.side, bid)]
-            opts += [Move(bid, p) for p in block_paths(g, d.side, bid)]
-            if opts:
-                return rng.choice(opts)
+            # a uniform pick from the block's sea moves, then its moves (only the one picked is made)
+            by_sea = sea_paths(g, d.side, bid)
+            by_land = block_paths(g, d.side, bid)
+            if by_sea or by_land:
+                i = rng.below(len(by_sea) + len(by_land))
+                return SeaMove(bid, by_sea[i]) if i < len(by_sea) else Move(bid, by_land[i - len(by_sea)])
         return EndMoves()
-    if d.kind is DecisionKind.LEVIES and rng.below(6) == 0:
-        return EndLevies()
+    if d.kind is DecisionKind.LEVIES:
+        if rng.below(6) == 0:
+            return EndLevies()
+        # a uniform pick from legal(d) (EndLevies, the new blocks, then the steps), made without
+        # building every choice
+        c = g.state.command
+        assert c is not None
+        pairs = levy.new_block_pairs(g, d.side) if c.lp >= 1 else []
+        steps = levy.step_blocks(g, d.side) if c.lp >= 1 else []
+        i = rng.below(1 + len(pairs) + len(steps))
+        if i == 0:
+            return EndLevies()
+        if i <= len(pairs):
+            return Levy(*pairs[i - 1])
+        return LevyStep(steps[i - 1 - len(pairs)])
     if d.kind is DecisionKind.WINTER_DISBAND and rng.below(8) != 0:
         return EndDisband()
     opts = list(g.legal(d))
@@ -106,7 +124,10 @@ def play_random_game(
             ch = random_choice(g, d, rng)
             if keep_trail:
                 trail.append((d.side.value, repr(ch)))
-            g.apply(d.side, ch)
+            if check is None:
+                g.apply_legal(d, ch)
+            else:  # the soak test: every choice is checked as a player's would be
+                g.apply(d.side, ch)
             n += 1
             if check is not None:
                 check(g)
