@@ -693,8 +693,16 @@ class Store:
                 if snap is None:
                     raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
                                      "no snapshot; `pbem verify` shows what differs; restore the file from a backup")
+                before = db.exec(
+                    select(OutboxRecord.step)
+                    .where(OutboxRecord.recipient == row.recipient, OutboxRecord.format == row.format,
+                           OutboxRecord.kind == "report", OutboxRecord.step < row.step)
+                    .order_by(OutboxRecord.step.desc())  # type: ignore[attr-defined]
+                ).first()
+                prev = db.get(SnapshotRecord, before) if before is not None else None
                 row.body = render_report(self.system, snap.session, self._events(db, upto=row.upto_event), row,
-                                         snap.deadline, self._chain_at(db, row.upto_event))
+                                         snap.deadline, self._chain_at(db, row.upto_event),
+                                         prev.session if prev is not None else None)
                 db.add(row)
                 done += 1
                 _checkpoint("rendered")

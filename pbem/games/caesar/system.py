@@ -128,22 +128,23 @@ class CaesarSystem:
         return scenario_from_text(text, source).to_json()
 
     def report(self, adj: Any, events: Sequence[Event], viewer: str | None, *, since: int,
-               deadline: str | None, fmt: str, report_id: str = "") -> ReportContext:
+               deadline: str | None, fmt: str, report_id: str = "", previous: Any = None) -> ReportContext:
         from pbem.games.caesar.view.render import view_context
 
         key = (viewer, since, len(events), deadline, report_id)
         cached = self._last_view
-        if cached is not None and cached[0] is adj and cached[1] == key:
+        if cached is not None and cached[0] is adj and cached[1] == key and cached[3] is previous:
             view = cached[2]  # the text and the HTML report of one recipient share their view
         else:
-            view = self._view(adj.session, events, viewer, since=since, deadline=deadline, report_id=report_id)
-            self._last_view = (adj, key, view)
+            view = self._view(adj.session, events, viewer, since=since, deadline=deadline, report_id=report_id,
+                              previous=previous.session.game if previous is not None else None)
+            self._last_view = (adj, key, view, previous)
         return view_context(view, fmt)
 
-    _last_view: tuple[Any, tuple[Any, ...], Any] | None = None
+    _last_view: tuple[Any, tuple[Any, ...], Any, Any] | None = None
 
     def _view(self, session: Session, events: Sequence[Event], viewer: str | None, *, since: int,
-              deadline: str | None, report_id: str) -> Any:
+              deadline: str | None, report_id: str, previous: Game | None = None) -> Any:
         from pbem.games.caesar.orders.nextstep import next_step_groups
         from pbem.games.caesar.view.views import NextStep, build_view, fairness_note
 
@@ -158,10 +159,11 @@ class CaesarSystem:
                 awaiting=tuple(s.value for s in step.awaiting),
                 templates=tuple(next_step_groups(session, side)) if side else (),
             )
-        # the report id is stated by games with a fairness note (keyed or practice), so the reports of games
-        # made before pbem had secrets stay byte for byte what they were
-        rid = report_id if fairness_note(session.game.state.rng) else ""
-        return build_view(session.game, list(events), side, since=since, next_step=next_step, report_id=rid)
+        # the report id and "since your last report" are stated by games with a fairness note (keyed or
+        # practice), so the reports of games made before pbem had secrets stay byte for byte what they were
+        current = bool(fairness_note(session.game.state.rng))
+        return build_view(session.game, list(events), side, since=since, next_step=next_step,
+                          report_id=report_id if current else "", previous=previous if current else None)
 
     def position(self, adj: Any) -> dict[str, Any]:
         """The position document (``pbem state --json``)."""

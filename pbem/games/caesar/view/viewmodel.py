@@ -184,6 +184,16 @@ class Sighting:
 
 
 @dataclass(frozen=True)
+class Odds:
+    """A pending battle as the viewer can estimate it, by simulation from what his side knows."""
+
+    location: str
+    samples: int
+    win: int  # percent, for the viewer
+    lines: tuple[str, ...]  # losses and leaders' deaths, ready to print
+
+
+@dataclass(frozen=True)
 class View:
     viewer: str  # "Caesar", "Pompey" or "moderator"
     moderator: bool
@@ -206,6 +216,8 @@ class View:
     awaited: bool  # the next step waits for the viewer
     fairness: str = ""  # where the dice come from: the committed secret, or "practice game"
     report_id: str = ""  # the hash chain at the report's last event, shortened (``pbem audit check --report``)
+    changes: tuple[str, ...] | None = None  # "since your last report": None when there was none (or the moderator)
+    odds: tuple["Odds", ...] = ()  # the viewer's estimate of each pending battle (his knowledge only)
 
     @property
     def hand(self) -> tuple[str, ...]:

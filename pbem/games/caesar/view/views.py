@@ -230,6 +230,59 @@ def _played(visible: Sequence[Event]) -> PlayedView | None:
 
 
 
+# ---- since the last report ---------------------------------------------------------
+
+_MOVES = frozenset({"move", "sea-move"})
+
+
+def _changes(recent: Sequence[Event], viewer: Side, before: tuple[Score, ...], now: tuple[Score, ...]) -> tuple[str, ...]:
+    """What changed since the viewer's last report, in a few lines: the moves and levies he saw (per
+    side, with where they went), the battles, the cards revealed, the VP then and now. Built from the
+    events he may see (``recent``) and the public scores of both positions."""
+    out: list[str] = []
+    moved: dict[str, list[str]] = {}
+    levied: dict[str, list[str]] = {}
+    for e in recent:
+        side = str(e.data.get("side", ""))
+        if e.kind in _MOVES and e.data.get("path"):
+            moved.setdefault(side, []).append(str(e.data["path"][-1]))
+        elif e.kind == "levy" and e.data.get("loc"):
+            levied.setdefault(side, []).append(str(e.data["loc"]))
+    order = [viewer.value, viewer.enemy.value]
+
+    def per_side(what: dict[str, list[str]], verb: str) -> str:
+        parts = []
+        for s in order:
+            if s in what:
+                where = ", ".join(sorted(set(what[s])))
+                who = "you" if s == viewer.value else s
+                parts.append(f"{who} {len(what[s])} ({verb} {where})")
+        return "; ".join(parts)
+
+    if moved:
+        out.append("Moves seen: " + per_side(moved, "to"))
+    if levied:
+        out.append("Levies seen: " + per_side(levied, "at"))
+    battles: dict[str, str] = {}
+    for e in recent:
+        if e.kind == "battle":
+            battles[str(e.data.get("loc", ""))] = "under way"
+        elif e.kind == "battle-end":
+            battles[str(e.data.get("loc", ""))] = f"won by {e.data.get('victor', '')}"
+    if battles:
+        out.append("Battles: " + ", ".join(f"{loc} ({how})" for loc, how in battles.items()))
+    reveals = [e.text for e in recent if e.kind == "reveal"]
+    if reveals:
+        out.append("Cards revealed: " + "; ".join(reveals))
+    if not out:
+        out.append("No moves, battles or cards seen.")
+    was = {s.side: s.vp for s in before}
+    vp = [f"{s.side} {was.get(s.side, s.vp)} -> {s.vp}" if was.get(s.side, s.vp) != s.vp else f"{s.side} {s.vp} (no change)"
+          for s in now]
+    out.append("Victory points: " + ", ".join(vp))
+    return tuple(out)
+
+
 # ---- the phase in words ------------------------------------------------------------
 
 
@@ -270,11 +323,13 @@ def build_view(
     since: int = 0,
     next_step: NextStep | None = None,
     report_id: str = "",
+    previous: Game | None = None,
 ) -> View:
     """What ``viewer`` (None: the moderator) may see now.
 
     ``log`` is the whole event log of the game so far, in order; ``since`` is
-    the index of the first event not yet reported to this viewer.
+    the index of the first event not yet reported to this viewer. ``previous`` is the position
+    of that last report (None for the first): the report then opens with what changed since.
     """
     board = game.board
     st = game.state
@@ -283,6 +338,10 @@ def build_view(
     locations, occupancy = _locations(game, viewer)
     contested = tuple(loc for loc, c in sorted(occupancy.items()) if _holder(c) == "contested")
     awaited = next_step is not None and (viewer is None or viewer.value in next_step.awaiting)
+    scores = _scores(game, occupancy)
+    changes = None
+    if previous is not None and viewer is not None:
+        changes = _changes(recent, viewer, _scores(previous, _locations(previous, viewer)[1]), scores)
     return View(
         viewer=viewer.value if viewer else MODERATOR,
         moderator=viewer is None,
@@ -291,7 +350,7 @@ def build_view(
         phase=st.phase.value,
         phase_text=_phase_text(game),
         player1=st.player1.value if st.player1 else "",
-        scores=_scores(game, occupancy),
+        scores=scores,
         hands=_hands(game, viewer),
         played=_played([e for _, e in visible]),
         locations=locations,
@@ -305,6 +364,7 @@ def build_view(
         awaited=awaited,
         fairness=fairness_note(st.rng),
         report_id=report_id,
+        changes=changes,
     )
 
 
