@@ -162,8 +162,9 @@ class CaesarSystem:
         # the report id and "since your last report" are stated by games with a fairness note (keyed or
         # practice), so the reports of games made before pbem had secrets stay byte for byte what they were
         current = bool(fairness_note(session.game.state.rng))
+        odds = _odds(session.game, events, side) if current and side is not None else ()
         return build_view(session.game, list(events), side, since=since, next_step=next_step,
-                          report_id=report_id if current else "", previous=previous if current else None)
+                          report_id=report_id if current else "", previous=previous if current else None, odds=odds)
 
     def position(self, adj: Any) -> dict[str, Any]:
         """The position document (``pbem state --json``)."""
@@ -245,6 +246,19 @@ class CaesarSystem:
                                  Options.from_json(options)))
         return {"games": tally.games, "seconds": clock() - start, "players": {s.value: n for s, n in names.items()},
                 "tally": tally.wins, "lines": list(tally.lines(names))}
+
+
+def _odds(game: Game, events: Sequence[Event], side: Side) -> tuple[Any, ...]:
+    """The report's battle odds: each pending battle as ``side`` can estimate it (its knowledge only)."""
+    from pbem.games.caesar.ai.odds import battle_odds, pending_battles
+    from pbem.games.caesar.view.views import Odds
+
+    out = []
+    for loc in pending_battles(game):
+        o = battle_odds(game, events, side, loc)
+        if o is not None:
+            out.append(Odds(loc, o.samples, o.percent(o.wins), o.lines()))
+    return tuple(out)
 
 
 SYSTEM = CaesarSystem()

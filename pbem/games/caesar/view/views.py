@@ -45,6 +45,7 @@ from pbem.games.caesar.view.viewmodel import (
     Line,
     LocationView,
     NextStep,
+    Odds,
     PlayedCard,
     PlayedView,
     RoundView,
@@ -66,6 +67,7 @@ __all__ = [
     "Line",
     "LocationView",
     "NextStep",
+    "Odds",
     "PlayedCard",
     "PlayedView",
     "RoundView",
@@ -324,6 +326,7 @@ def build_view(
     next_step: NextStep | None = None,
     report_id: str = "",
     previous: Game | None = None,
+    odds: tuple[Odds, ...] = (),
 ) -> View:
     """What ``viewer`` (None: the moderator) may see now.
 
@@ -365,6 +368,7 @@ def build_view(
         fairness=fairness_note(st.rng),
         report_id=report_id,
         changes=changes,
+        odds=odds if viewer is not None else (),
     )
 
 
