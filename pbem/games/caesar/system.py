@@ -250,14 +250,18 @@ class CaesarSystem:
 
 def _odds(game: Game, events: Sequence[Event], side: Side) -> tuple[Any, ...]:
     """The report's battle odds: each pending battle as ``side`` can estimate it (its knowledge only)."""
-    from pbem.games.caesar.ai.odds import battle_odds, pending_battles
-    from pbem.games.caesar.view.views import Odds
+    from pbem.games.caesar.ai.odds import LEADERS, battle_odds, pending_battles
+    from pbem.games.caesar.view.views import Losses, Odds
 
     out = []
     for loc in pending_battles(game):
         o = battle_odds(game, events, side, loc)
         if o is not None:
-            out.append(Odds(loc, o.samples, o.percent(o.wins), o.lines()))
+            losses = tuple(Losses(s.value, s is side, f"{o.steps_lost[s] / o.samples:.1f}",
+                                  f"{o.eliminated[s] / o.samples:.1f}") for s in (side, side.enemy))
+            deaths = tuple((leader.split(":")[1], o.percent(o.killed[leader])) for leader in LEADERS
+                           if o.present[leader])
+            out.append(Odds(loc, o.samples, o.percent(o.wins), losses, deaths))
     return tuple(out)
 
 

@@ -53,19 +53,6 @@ class BattleOdds:
     def percent(self, n: int) -> int:
         return round(100 * n / self.samples) if self.samples else 0
 
-    def lines(self) -> tuple[str, ...]:
-        """Losses and leaders' deaths in words, the reader's side first."""
-        out = []
-        for s in (self.side, self.side.enemy):
-            who = "Your" if s is self.side else f"{s}'s"
-            out.append(f"{who} losses: {self.steps_lost[s] / self.samples:.1f} steps, "
-                       f"{self.eliminated[s] / self.samples:.1f} blocks eliminated on average")
-        for leader in LEADERS:
-            if self.present[leader]:
-                name = leader.split(":")[1]
-                out.append(f"{name} killed: {self.percent(self.killed[leader])}%")
-        return tuple(out)
-
 
 def pending_battles(game: Game) -> list[str]:
     """Where a battle is pending: the battle being fought (until it is won), then the other contests."""

@@ -38,12 +38,14 @@ from pbem.games.caesar.view.viewmodel import (
     MODERATOR,
     BattleView,
     BlockView,
+    Changes,
     CleopatraView,
     Entry,
     Forces,
     HandView,
     Line,
     LocationView,
+    Losses,
     NextStep,
     Odds,
     PlayedCard,
@@ -51,7 +53,9 @@ from pbem.games.caesar.view.viewmodel import (
     RoundView,
     Score,
     Sighting,
+    Tally,
     View,
+    VpChange,
     block_order,
     name_for,
     roman,
@@ -60,6 +64,8 @@ from pbem.games.caesar.view.viewmodel import (
 __all__ = [
     "BattleView",
     "BlockView",
+    "Changes",
+    "Losses",
     "CleopatraView",
     "Entry",
     "Forces",
@@ -237,52 +243,36 @@ def _played(visible: Sequence[Event]) -> PlayedView | None:
 _MOVES = frozenset({"move", "sea-move"})
 
 
-def _changes(recent: Sequence[Event], viewer: Side, before: tuple[Score, ...], now: tuple[Score, ...]) -> tuple[str, ...]:
-    """What changed since the viewer's last report, in a few lines: the moves and levies he saw (per
-    side, with where they went), the battles, the cards revealed, the VP then and now. Built from the
-    events he may see (``recent``) and the public scores of both positions."""
-    out: list[str] = []
+def _changes(recent: Sequence[Event], viewer: Side, before: tuple[Score, ...], now: tuple[Score, ...]) -> Changes:
+    """What changed since the viewer's last report: the moves and levies he saw (per side, with where
+    they went), the battles, the cards revealed, the VP then and now. Built from the events he may
+    see (``recent``) and the public scores of both positions."""
     moved: dict[str, list[str]] = {}
     levied: dict[str, list[str]] = {}
+    battles: dict[str, str] = {}
     for e in recent:
         side = str(e.data.get("side", ""))
         if e.kind in _MOVES and e.data.get("path"):
             moved.setdefault(side, []).append(str(e.data["path"][-1]))
         elif e.kind == "levy" and e.data.get("loc"):
             levied.setdefault(side, []).append(str(e.data["loc"]))
+        elif e.kind == "battle":
+            battles[str(e.data.get("loc", ""))] = ""
+        elif e.kind == "battle-end":
+            battles[str(e.data.get("loc", ""))] = str(e.data.get("victor", ""))
     order = [viewer.value, viewer.enemy.value]
 
-    def per_side(what: dict[str, list[str]], verb: str) -> str:
-        parts = []
-        for s in order:
-            if s in what:
-                where = ", ".join(sorted(set(what[s])))
-                who = "you" if s == viewer.value else s
-                parts.append(f"{who} {len(what[s])} ({verb} {where})")
-        return "; ".join(parts)
+    def tallies(what: dict[str, list[str]]) -> tuple[Tally, ...]:
+        return tuple(Tally(s, s == viewer.value, len(what[s]), ", ".join(sorted(set(what[s])))) for s in order if s in what)
 
-    if moved:
-        out.append("Moves seen: " + per_side(moved, "to"))
-    if levied:
-        out.append("Levies seen: " + per_side(levied, "at"))
-    battles: dict[str, str] = {}
-    for e in recent:
-        if e.kind == "battle":
-            battles[str(e.data.get("loc", ""))] = "under way"
-        elif e.kind == "battle-end":
-            battles[str(e.data.get("loc", ""))] = f"won by {e.data.get('victor', '')}"
-    if battles:
-        out.append("Battles: " + ", ".join(f"{loc} ({how})" for loc, how in battles.items()))
-    reveals = [e.text for e in recent if e.kind == "reveal"]
-    if reveals:
-        out.append("Cards revealed: " + "; ".join(reveals))
-    if not out:
-        out.append("No moves, battles or cards seen.")
     was = {s.side: s.vp for s in before}
-    vp = [f"{s.side} {was.get(s.side, s.vp)} -> {s.vp}" if was.get(s.side, s.vp) != s.vp else f"{s.side} {s.vp} (no change)"
-          for s in now]
-    out.append("Victory points: " + ", ".join(vp))
-    return tuple(out)
+    return Changes(
+        moves=tallies(moved),
+        levies=tallies(levied),
+        battles=tuple(battles.items()),
+        revealed=tuple(p for p in (_played([e]) for e in recent if e.kind == "reveal") if p is not None),
+        vp=tuple(VpChange(s.side, was.get(s.side, s.vp), s.vp) for s in now),
+    )
 
 
 # ---- the phase in words ------------------------------------------------------------
