@@ -323,7 +323,7 @@ def render_report(
     previous = _loaded(system, previous_json) if previous_json is not None else None
     ctx = system.report(adj, list(events[: row.upto_event]), viewer, since=row.since_event, deadline=deadline,
                         fmt=row.format, report_id=report_id(chain) if chain else "", previous=previous)
-    return render(system.name, ctx, getattr(system, "template_folder", None))
+    return render(system.name, ctx, getattr(system, "template_folder", None), row.language or "en")
 
 
 def previous_report_step(rows: Sequence[OutboxRecord], row: OutboxRecord) -> int | None:

@@ -45,16 +45,9 @@ from jinja2 import (
 from markupsafe import Markup
 
 from pbem.core.game import ReportContext
+from pbem.locale import DEFAULT_LANGUAGE, LANGUAGES
 
-__all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "environment", "language_name", "render", "translations"]
-
-#: The languages of the reports and replies (the rulebooks this game ships in): code -> name.
-LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "sv": "Svenska"}
-DEFAULT_LANGUAGE = "en"
-
-
-def language_name(code: str) -> str:
-    return LANGUAGES[code]
+__all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "environment", "render", "translations"]
 
 
 @cache

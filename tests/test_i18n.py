@@ -90,3 +90,80 @@ def test_spanish_and_swedish_reports_use_the_rulebooks_words() -> None:
 def test_an_unknown_language_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="unknown language 'de'; pbem speaks en, es, sv"):
         render("caesar", view_context(_views()[0], "text"), language="de")
+
+
+# ---- per player: pbem new --language, the order line `language xx`, old files ----------------------
+
+
+def _cards(session, side: Side) -> str:  # type: ignore[no-untyped-def]
+    hand = sorted(set(c for c in session.game.state.hands[side] if "/" in c))
+    return f"discard {hand[0]}\nplay {hand[1]}\n"
+
+
+def test_each_player_reads_his_own_language_and_changes_it_with_an_order_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from store_helpers import signed
+
+    from pbem.envelope import generate_keypair
+    from pbem.store import GameSetup, Home, PlayerSetup, Verdict
+
+    keys = {s: generate_keypair() for s in Side}
+    players = tuple(replace(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text),
+                            language="es" if s is Side.POMPEY else "en") for s in Side)
+    Home(tmp_path).create(GameSetup("g", players, seed=7)).close()
+    with Home(tmp_path).open("g") as st:
+        assert "\nCARTAS\n" in (st.report("Pompey").body or "")
+        assert "\nCARDS\n" in (st.report("Caesar").body or "") and "\nCARDS\n" in (st.report("moderator").body or "")
+        s = st.adjudication().session
+        bad = st.receive(signed(keys, Side.POMPEY, 1, "language de\n" + _cards(s, Side.POMPEY)))
+        assert bad.verdict is Verdict.REJECTED
+        assert [e["line"] for e in bad.errors] == [1] and "unknown language 'de'" in bad.errors[0]["message"]
+        ok = st.receive(signed(keys, Side.POMPEY, 1, "# in Swedish from now on\nlanguage sv\n" + _cards(s, Side.POMPEY)))
+        assert ok.verdict is Verdict.ACCEPTED
+        assert st.receive(signed(keys, Side.CAESAR, 1, _cards(s, Side.CAESAR))).resolved
+        assert {p.side: p.language for p in st.players()} == {"Caesar": "en", "Pompey": "sv"}
+        assert "\nKORT\n" in (st.report("Pompey").body or "")  # step 2: after the change
+        assert "\nCARTAS\n" in (st.report("Pompey", step=1).body or "")  # step 1 stays as it was sent
+        assert "\nCARDS\n" in (st.report("Caesar").body or "")
+        assert st.verify().ok  # every report re-rendered in the language it was sent in
+
+
+def test_a_game_file_made_before_languages_opens_with_english_for_everyone(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import sqlite3
+
+    from store_helpers import make_game
+
+    from pbem.store import Home
+
+    make_game(tmp_path)
+    db = sqlite3.connect(tmp_path / "g.db")
+    for table in ("player", "outbox"):
+        db.execute(f"ALTER TABLE {table} DROP COLUMN language")
+    db.commit()
+    db.close()
+    with Home(tmp_path).open("g") as st:
+        assert {p.language for p in st.players()} == {"en"}
+        assert st.verify().ok
+        assert "\nCARDS\n" in (st.report("Pompey").body or "")
+
+
+def test_pbem_new_language_option(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+    from pbem.envelope import generate_keypair
+    from pbem.store import Home
+
+    for s in ("c", "p"):
+        (tmp_path / f"{s}.pub").write_text(generate_keypair().public_text + "\n")
+    base = ["--home", str(tmp_path / "home"), "new", "g", "--seed", "3", "--player", "Caesar=c@example.org",
+            "--key", f"Caesar={tmp_path / 'c.pub'}", "--player", "Pompey=p@example.org",
+            "--key", f"Pompey={tmp_path / 'p.pub'}"]
+    r = CliRunner().invoke(main, base + ["--language", "Pompey=de"])
+    assert r.exit_code == 2 and "--language Pompey=de: unknown language 'de'" in r.output
+    r = CliRunner().invoke(main, base + ["--language", "pompey=Svenska", "--language", "Caesar=es"])
+    assert r.exit_code == 0, r.output
+    with Home(tmp_path / "home").open("g") as st:
+        assert {p.side: p.language for p in st.players()} == {"Caesar": "es", "Pompey": "sv"}
+        assert "\nKORT\n" in (st.report("Pompey").body or "") and "\nCARTAS\n" in (st.report("Caesar").body or "")

@@ -22,6 +22,7 @@ location, ``C`` a card)::
     regroup L: B, B -> L
     winter: navis B -> L   winter: disband B, B
     fire B    pass B    retreat B -> [sea] L    hit B      (answers in interactive battles)
+    language en|es|sv      (any step: the player's language, nothing else; pbem.core.languages)
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
+from pbem.core.languages import language_line
 from pbem.core.orders import OrderProblem, order_lines
 from pbem.errors import AmbiguousOrderError, InvalidOrderError, PbemError, UnknownNameError
 from pbem.games.caesar.rules.board import BlockType, Board, Side, _norm, block_aliases, block_id, default_board
@@ -635,6 +637,12 @@ def parse_orders(text: str, side: Side, board: Board | None = None) -> tuple[lis
     orders: list[OrderLine] = []
     errors: list[OrderError] = []
     for lineno, line in order_lines(text):
+        try:
+            if language_line(line) is not None:  # the player's language: no order of the game (pbem.core.languages)
+                continue
+        except ValueError as exc:
+            errors.append(OrderError(lineno, line, str(exc)))
+            continue
         try:
             orders.append(OrderLine(lineno, line, p.parse(line)))
         except PbemError as exc:
