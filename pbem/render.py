@@ -25,8 +25,6 @@ is the messages themselves (:data:`LANGUAGES`).
 
 from __future__ import annotations
 
-import gettext
-import io
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -45,29 +43,9 @@ from jinja2 import (
 from markupsafe import Markup
 
 from pbem.core.game import ReportContext
-from pbem.locale import DEFAULT_LANGUAGE, LANGUAGES
+from pbem.locale import DEFAULT_LANGUAGE, LANGUAGES, translations
 
 __all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "environment", "render", "translations"]
-
-
-@cache
-def translations(language: str) -> gettext.NullTranslations:
-    """The gettext catalog of ``language`` (English: none), from its ``.po`` file through Babel."""
-    if language not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r}; pbem speaks {', '.join(LANGUAGES)}")
-    if language == DEFAULT_LANGUAGE:
-        return gettext.NullTranslations()
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-    from babel.support import Translations
-
-    po = resources.files("pbem") / "locale" / language / "LC_MESSAGES" / "pbem.po"
-    with po.open("rb") as f:
-        catalog = read_po(f, locale=language)
-    buf = io.BytesIO()
-    write_mo(buf, catalog)
-    buf.seek(0)
-    return Translations(buf)
 
 
 _AUTOESCAPED = (".html.j2", ".svg.j2", ".xml.j2", ".html", ".svg", ".xml")

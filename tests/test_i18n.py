@@ -14,7 +14,7 @@ from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.game import new_game
 from pbem.games.caesar.view.render import view_context
 from pbem.games.caesar.view.views import NextStep, build_view
-from pbem.locale.translations import LANGS, extract
+from pbem.locale.messages import LANGS, extract
 from pbem.render import LANGUAGES, render
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
@@ -34,7 +34,7 @@ def test_every_message_of_every_template_has_a_translation(lang: str) -> None:
     for msg, where in messages:
         key = msg[0] if isinstance(msg, tuple) else msg
         entry = cat.get(key)
-        assert entry is not None, f"{where}: {key!r} is not in the {lang} catalog (python -m pbem.locale.translations)"
+        assert entry is not None, f"{where}: {key!r} is not in the {lang} catalog (python -m pbem.locale.messages)"
         forms = list(entry.string) if isinstance(entry.string, tuple) else [entry.string]
         ids = list(msg) if isinstance(msg, tuple) else [msg]
         assert all(forms), f"{where}: {key!r} has no {lang} translation"
@@ -127,6 +127,33 @@ def test_each_player_reads_his_own_language_and_changes_it_with_an_order_line(tm
         assert "\nCARTAS\n" in (st.report("Pompey", step=1).body or "")  # step 1 stays as it was sent
         assert "\nCARDS\n" in (st.report("Caesar").body or "")
         assert st.verify().ok  # every report re-rendered in the language it was sent in
+
+
+def test_replies_to_a_mailed_submission_come_in_the_players_language(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from store_helpers import signed
+
+    from pbem.envelope import generate_keypair
+    from pbem.store import GameSetup, Home, PlayerSetup
+
+    keys = {s: generate_keypair() for s in Side}
+    players = tuple(replace(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text),
+                            language="es" if s is Side.POMPEY else "en") for s in Side)
+    Home(tmp_path).create(GameSetup("g", players, seed=7)).close()
+    with Home(tmp_path).open("g") as st:
+        s = st.adjudication().session
+        st.receive(signed(keys, Side.POMPEY, 1, "play Caesar\n"), "mbox:inbox#1")
+        st.receive(signed(keys, Side.POMPEY, 1, "idioma sv\n" + _cards(s, Side.POMPEY)), "mbox:inbox#2")
+        st.receive(signed(keys, Side.CAESAR, 1, "play Pompey\n"), "mbox:inbox#3")
+        replies = st.outbox(kind="reply")
+        by = {(r.recipient, r.submission_id): r for r in replies}
+        es, sv, en = by[("Pompey", 1)], by[("Pompey", 2)], by[("Caesar", 3)]
+        assert es.subject == "[g] etapa 1: tu envío n.º 1: rechazado"
+        assert (es.body or "").startswith("Partida g, etapa 1, envío n.º 1: rechazado: ") and "  línea 1: " in (es.body or "")
+        assert sv.subject == "[g] etapp 1: ditt inskick nr 2: godkänt"  # his language line counts at once
+        assert "har tagits emot; de förblir förseglade" in (sv.body or "")
+        assert en.subject == "[g] step 1: your submission #3: rejected" and "  line 1: " in (en.body or "")
 
 
 def test_a_game_file_made_before_languages_opens_with_english_for_everyone(tmp_path) -> None:  # type: ignore[no-untyped-def]

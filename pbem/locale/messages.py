@@ -4,7 +4,7 @@ The words are the official rulebooks' own vocabulary (Spanish rules v1.01, Swedi
 ``pbem/locale/README.md``): *turno de juego* / *drag* for a game turn, *etapa* / *etapp* for a
 pbem step (never *paso* / *steg*, which are strength steps), *bloque* / *pjäs* for a block.
 
-Run ``python -m pbem.locale.translations`` after changing a template or this table: it extracts
+Run ``python -m pbem.locale.messages`` after changing a template or this table: it extracts
 every message of ``templates/`` and ``pbem/replies.py`` with Babel and writes
 ``pbem/locale/<lang>/LC_MESSAGES/pbem.po``; a test checks the catalogs are complete and current.
 """
@@ -124,6 +124,41 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Pérdidas de %(side)s: %(steps)s pasos, %(blocks)s bloques eliminados de media",
         "%(side)ss förluster: %(steps)s steg, %(blocks)s pjäser eliminerade i genomsnitt"),
     "%(leader)s killed: %(percent)s%%": ("%(leader)s muerto: %(percent)s%%", "%(leader)s dödad: %(percent)s%%"),
+    # replies to a submission (terms 6e)
+    "A message claiming to be your orders for game %(game)s failed verification and was ignored; if it was you, "
+    "sign again with your key.": (
+        "Un mensaje que decía ser tus órdenes para la partida %(game)s no superó la verificación y se ha ignorado; "
+        "si eras tú, vuelve a firmarlo con tu clave.",
+        "Ett meddelande som påstod sig vara dina order för partiet %(game)s klarade inte kontrollen och har "
+        "ignorerats; om det var du, signera igen med din nyckel."),
+    "Game %(game)s, step %(step)s, submission #%(sid)s: ": ("Partida %(game)s, etapa %(step)s, envío n.º %(sid)s: ",
+                                                            "Parti %(game)s, etapp %(step)s, inskick nr %(sid)s: "),
+    "line %(number)s": ("línea %(number)s", "rad %(number)s"),
+    "your orders were accepted and resolved step %(step)s; your report follows.": (
+        "tus órdenes se han aceptado y han resuelto la etapa %(step)s; a continuación va tu informe.",
+        "dina order har godkänts och avgjorde etapp %(step)s; din rapport följer."),
+    "your orders for step %(step)s were received (they replace submission #%(sid)s); they stay sealed until the "
+    "step resolves; you may revise them until then.": (
+        "se han recibido tus órdenes para la etapa %(step)s (sustituyen al envío n.º %(sid)s); quedan selladas hasta "
+        "que se resuelva la etapa; puedes corregirlas hasta entonces.",
+        "dina order för etapp %(step)s har tagits emot (de ersätter inskick nr %(sid)s); de förblir förseglade tills "
+        "etappen avgörs; du kan ändra dem fram till dess."),
+    "your orders for step %(step)s were received; they stay sealed until the step resolves; you may revise them "
+    "until then.": (
+        "se han recibido tus órdenes para la etapa %(step)s; quedan selladas hasta que se resuelva la etapa; puedes "
+        "corregirlas hasta entonces.",
+        "dina order för etapp %(step)s har tagits emot; de förblir förseglade tills etappen avgörs; du kan ändra dem "
+        "fram till dess."),
+    "rejected: %(reason)s": ("rechazado: %(reason)s", "avvisat: %(reason)s"),
+    "your submission #%(sid)s for step %(step)s still stands; send corrected orders to replace it": (
+        "tu envío n.º %(sid)s para la etapa %(step)s sigue vigente; envía órdenes corregidas para sustituirlo",
+        "ditt inskick nr %(sid)s för etapp %(step)s gäller fortfarande; skicka rättade order för att ersätta det"),
+    "accepted": ("aceptado", "godkänt"),
+    "rejected": ("rechazado", "avvisat"),
+    "duplicate": ("duplicado", "dubblett"),
+    "[%(game)s] step %(step)s: your submission #%(sid)s: %(verdict)s": (
+        "[%(game)s] etapa %(step)s: tu envío n.º %(sid)s: %(verdict)s",
+        "[%(game)s] etapp %(step)s: ditt inskick nr %(sid)s: %(verdict)s"),
     "Nothing yet: the moderator will send the next step.": (
         "Nada por ahora: el moderador enviará la siguiente etapa.", "Inget ännu: spelledaren skickar nästa etapp."),
 }
@@ -170,7 +205,7 @@ def write_catalogs() -> None:
         fixed = datetime(2026, 11, 23, tzinfo=timezone.utc)  # the files stay byte-stable when regenerated
         cat = Catalog(locale=lang, project="pbem", version="1", charset="utf-8", fuzzy=False, creation_date=fixed,
                       revision_date=fixed, last_translator="pbem", language_team=f"{lang} (from the rulebooks' terms)",
-                      header_comment=f"# {lang}: pbem's reports and replies. Made by python -m pbem.locale.translations.")
+                      header_comment=f"# {lang}: pbem's reports and replies. Made by python -m pbem.locale.messages.")
         for msg, _where in messages:
             if isinstance(msg, tuple):
                 key = (msg[0], msg[1])
