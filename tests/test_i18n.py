@@ -194,3 +194,52 @@ def test_pbem_new_language_option(tmp_path) -> None:  # type: ignore[no-untyped-
     with Home(tmp_path / "home").open("g") as st:
         assert {p.side: p.language for p in st.players()} == {"Caesar": "es", "Pompey": "sv"}
         assert "\nKORT\n" in (st.report("Pompey").body or "") and "\nCARTAS\n" in (st.report("Caesar").body or "")
+
+
+# ---- the order language in Spanish and Swedish ------------------------------------------------------
+
+RULEBOOK_EXAMPLES = [  # the examples of the terms list, as a Spanish and a Swedish player type them
+    ("descartar Vulcano", "discard Vulcan"), ("kasta Vulcan", "discard Vulcan"),
+    ("jugar 3/2", "play 3/2"), ("spela 3/2", "play 3/2"),
+    ("mover Genua -> Roma: Legio 8, Antonius", "move Genua -> Roma: Legio 8, Antonius"),
+    ("flytta Genua -> Roma: Legio 8, Antonius", "move Genua -> Roma: Legio 8, Antonius"),
+    ("anfibio Ravenna -> Mare Hadriaticum -> Brundisium: Legio 13", "sea Ravenna -> Mare Hadriaticum -> Brundisium: Legio 13"),
+    ("skeppa Ravenna -> Mare Hadriaticum -> Brundisium: Legio 13", "sea Ravenna -> Mare Hadriaticum -> Brundisium: Legio 13"),
+    ("principal Roma desde Genua", "main Roma from Genua"), ("huvud Roma från Genua", "main Roma from Genua"),
+    ("leva Auxilia 1 en Massilia", "levy Auxilia 1 at Massilia"), ("rekrytera Auxilia 1 vid Massilia", "levy Auxilia 1 at Massilia"),
+    ("leva paso Legio 13", "levy step Legio 13"), ("rekrytera steg Legio 13", "levy step Legio 13"),
+    ("júpiter Tarraco -> Narbo", "jupiter Tarraco -> Narbo"),
+    ("ningún evento", "no event"), ("NINGUN evento", "no event"), ("ingen händelse", "no event"),
+    ("batalla Roma: retirar ronda 3 cuando inferior todos -> naval Genua", "battle Roma: retreat round 3 when weaker all -> sea Genua"),
+    ("strid Roma: retirera rond 3 om svagare alla -> hav Genua", "battle Roma: retreat round 3 when weaker all -> sea Genua"),
+    ("invierno: disolver Legio 8", "winter: disband Legio 8"), ("vinter: upplös Legio 8", "winter: disband Legio 8"),
+    ("desplegar Ravenna: Caesar, Legio 8, Navis 2", "deploy Ravenna: Caesar, Legio 8, Navis 2"),
+    ("placera Ravenna: Caesar, Legio 8, Navis 2", "deploy Ravenna: Caesar, Legio 8, Navis 2"),
+    ("slå Legio 8", "fire Legio 8"), ("disparar Legio 8", "fire Legio 8"), ("passa", "pass"), ("pasar", "pass"),
+    ("batallas Roma, Genua", "battles Roma, Genua"), ("strider Roma, Genua", "battles Roma, Genua"),
+    ("batalla Roma: impactos Legio 8", "battle Roma: hits Legio 8"), ("strid Roma: ordning Legio 8", "battle Roma: order Legio 8"),
+    ("reagrupar Roma: Legio 8 -> Genua", "regroup Roma: Legio 8 -> Genua"), ("sorpresa Roma", "surprise Roma"),
+]
+
+
+@pytest.mark.parametrize(("localized", "english"), RULEBOOK_EXAMPLES)
+def test_spanish_and_swedish_keywords_give_the_english_order(localized: str, english: str) -> None:
+    from pbem.games.caesar.orders.language import parse_order
+
+    assert parse_order(localized, Side.CAESAR) == parse_order(english, Side.CAESAR)
+    assert parse_order(english.upper() if english.islower() else english, Side.CAESAR)  # English works as ever
+
+
+def test_no_keyword_is_a_word_of_any_name() -> None:
+    """A keyword replaced inside a place, block or card name would change the order: none is one."""
+    from pbem.games.caesar.orders.language import _KEYWORDS, _PHRASES, _WORD, _plain
+    from pbem.games.caesar.rules.board import block_aliases, default_board
+
+    board = default_board()
+    names = [n for sp in board.spaces.values() for n in (sp.name, *sp.aliases)]
+    names += [n for info in board.blocks.values() for n in (info.name, *block_aliases(info))]
+    names += [c.name for c in board.cards]
+    words = {_plain(w) for n in names for w in _WORD.findall(n)}
+    assert len(words) > 100
+    keywords = set(_KEYWORDS) | {w for pair in _PHRASES for w in pair}
+    assert not (keywords - {"jupiter"}) & words, (keywords - {"jupiter"}) & words  # the card is the order's own name
