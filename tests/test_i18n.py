@@ -243,3 +243,18 @@ def test_no_keyword_is_a_word_of_any_name() -> None:
     assert len(words) > 100
     keywords = set(_KEYWORDS) | {w for pair in _PHRASES for w in pair}
     assert not (keywords - {"jupiter"}) & words, (keywords - {"jupiter"}) & words  # the card is the order's own name
+
+
+def test_the_html_report_escapes_the_shared_phrases() -> None:
+    import dataclasses
+
+    from pbem.games.caesar.view.viewmodel import Losses, Odds, Tally
+
+    view = _views()[0]
+    assert view.changes is not None
+    odd = dataclasses.replace(view, changes=dataclasses.replace(view.changes, moves=(Tally("<b>X</b>", False, 2, "A & B"),)),
+                              odds=(Odds("Roma", 200, 50, (Losses("<i>Y</i>", False, "1.0", "0.5"),), ()),))
+    for lang in sorted(LANGUAGES):
+        html = render("caesar", view_context(odd, "html"), language=lang)
+        assert "<b>X</b>" not in html and "&lt;b&gt;X&lt;/b&gt; 2" in html and "A &amp; B" in html
+        assert "<i>Y</i>" not in html and "&lt;i&gt;Y&lt;/i&gt;" in html
