@@ -8,6 +8,8 @@ from importlib import resources
 import pytest
 from babel.messages.pofile import read_po
 from conftest import play_random
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.core.rng import Rng
 from pbem.games.caesar.rules.board import Side
@@ -258,3 +260,36 @@ def test_the_html_report_escapes_the_shared_phrases() -> None:
         html = render("caesar", view_context(odd, "html"), language=lang)
         assert "<b>X</b>" not in html and "&lt;b&gt;X&lt;/b&gt; 2" in html and "A &amp; B" in html
         assert "<i>Y</i>" not in html and "&lt;i&gt;Y&lt;/i&gt;" in html
+
+
+def _name_words() -> list[str]:
+    from pbem.games.caesar.rules.board import block_aliases, default_board
+
+    board = default_board()
+    names = [n for sp in board.spaces.values() for n in (sp.name, *sp.aliases)]
+    names += [n for info in board.blocks.values() for n in (info.name, *block_aliases(info))]
+    return sorted(set(names + [c.name for c in board.cards]))
+
+
+ENGLISH_WORDS = ["play", "discard", "deploy", "move", "sea", "main", "from", "levy", "at", "step", "jupiter",
+                 "vulcan", "no event", "surprise", "none", "pass", "battles", "battle", "retreat", "round",
+                 "when weaker", "all", "hits", "order", "regroup", "winter:", "navis", "disband", "fire", "hit"]
+
+
+@given(st.lists(st.sampled_from(_name_words() + ENGLISH_WORDS + ["->", ":", ",", "3", "Legio 8"]), max_size=12))
+@settings(max_examples=300, deadline=None)
+def test_an_english_line_is_left_as_it_is(parts: list[str]) -> None:
+    """Spanish and Swedish keywords never touch English keywords or any name: an English line is unchanged."""
+    from pbem.games.caesar.orders.language import english_keywords
+
+    line = " ".join(parts)
+    assert english_keywords(line) == line
+
+
+@given(st.text(max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_keyword_translation_never_fails_and_is_stable(text: str) -> None:
+    from pbem.games.caesar.orders.language import english_keywords
+
+    once = english_keywords(text)
+    assert english_keywords(once) == once

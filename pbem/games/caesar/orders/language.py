@@ -401,7 +401,7 @@ def english_keywords(line: str) -> str:
                 i += 2
                 continue
         english = _KEYWORDS.get(plain)
-        if english is not None:
+        if english is not None and not (english == plain and m.group().isascii()):  # "Jupiter" stays as written
             out += [line[pos:m.start()], english]
             pos = m.end()
         i += 1
