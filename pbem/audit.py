@@ -34,6 +34,7 @@ from pbem.decide import (
     events_json,
     header_hash,
     initial_adjudication,
+    previous_report_step,
     render_report,
     renderer_of,
     sha256_text,
@@ -290,7 +291,9 @@ class _Verifier:
                 self.fail(row.step, f"the {row.format} report for {row.recipient} was never rendered")
                 continue
             snap = snaps[row.step]
-            body = render_report(system, sessions[row.step], log, row, snap.deadline, chains.get(row.upto_event, ""))
+            before = previous_report_step(outbox, row)
+            body = render_report(system, sessions[row.step], log, row, snap.deadline, chains.get(row.upto_event, ""),
+                                 sessions.get(before) if before is not None else None)
             if body != row.body:
                 a, b = row.body.splitlines(), body.splitlines()
                 line = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))

@@ -58,7 +58,7 @@ def export_bundle(game: GameRecord, players: list[PlayerRecord], subs: list[Subm
                         for s in subs],
         "events": [{k: getattr(e, k) for k in _EVENT_FIELDS} for e in events],
         "snapshots": [{k: getattr(s, k) for k in _SNAP_FIELDS} for s in snaps],
-        "reports": [{k: getattr(r, k) for k in _REPORT_FIELDS} for r in reports],
+        "reports": [{**{k: getattr(r, k) for k in _REPORT_FIELDS}, "language": r.language} for r in reports],
     }
 
 
@@ -90,7 +90,7 @@ def read_bundle(text: str) -> Rows:
             [EventRecord(**{k: e[k] for k in _EVENT_FIELDS}) for e in data["events"]],
             {s["step"]: SnapshotRecord(**{k: s[k] for k in _SNAP_FIELDS}) for s in data["snapshots"]},
             [OutboxRecord(**{k: r.get(k, _DEFAULTS.get(k)) if k in _DEFAULTS else r[k] for k in _REPORT_FIELDS},
-                          kind="report") for r in data["reports"]],
+                          kind="report", language=r.get("language", "en")) for r in data["reports"]],
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise StoreError(f"the bundle is damaged: {type(exc).__name__}: {str(exc)[:200]}") from None

@@ -65,6 +65,7 @@ __all__ = [
     "parse_duration",
     "parse_time",
     "reminder_body",
+    "previous_report_step",
     "render_report",
     "report_subject",
     "sha256_text",
@@ -317,11 +318,12 @@ def renderer_of(system: GameSystem) -> str:
 
 def render_report(
     system: GameSystem, adj_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None,
-    chain: str = "",
+    chain: str = "", previous_json: str | None = None,
 ) -> str:
     """One outbox report, rendered from the stored state of its step and the log up to it. ``chain``
     is the hash of the last event it covers (the set-up's hash when none): the report may state its
     :func:`report_id`, so a player can prove what he was shown (``pbem audit check --report``).
+    ``previous_json`` is the stored state of the recipient's last report (see :func:`previous_report_step`).
 
     The text and the HTML report of a recipient come from one state: the loaded state is kept
     for the next call (a game may build its view once for both, see CaesarSystem.report)."""
@@ -329,12 +331,20 @@ def render_report(
 
     adj = loaded_state(system, adj_json)
     viewer = None if row.recipient == MODERATOR else row.recipient
+    previous = loaded_state(system, previous_json) if previous_json is not None else None
     ctx = system.report(adj, list(events[: row.upto_event]), viewer, since=row.since_event, deadline=deadline,
-                        fmt=row.format, report_id=report_id(chain) if chain else "")
-    return render(system.name, ctx, getattr(system, "template_folder", None))
+                        fmt=row.format, report_id=report_id(chain) if chain else "", previous=previous)
+    return render(system.name, ctx, getattr(system, "template_folder", None), row.language or "en")
 
 
-_last_loaded: list[tuple[str, str, Adjudication]] = []  # (system, state JSON, state): the last two
+def previous_report_step(rows: Sequence[OutboxRecord], row: OutboxRecord) -> int | None:
+    """The step of the report ``row``'s recipient was sent before it (same format), or None for his first."""
+    steps = [r.step for r in rows if r.kind == "report" and r.recipient == row.recipient and r.format == row.format
+             and r.step < row.step]
+    return max(steps) if steps else None
+
+
+_last_loaded: list[tuple[str, str, Adjudication]] = []  # (system, state JSON, state): the last three
 
 
 def loaded_state(system: GameSystem, adj_json: str) -> Adjudication:
@@ -345,7 +355,7 @@ def loaded_state(system: GameSystem, adj_json: str) -> Adjudication:
             return adj
     adj = system.load(json.loads(adj_json))
     _last_loaded.insert(0, (system.name, adj_json, adj))
-    del _last_loaded[2:]
+    del _last_loaded[3:]
     return adj
 
 

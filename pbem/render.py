@@ -15,6 +15,12 @@ deterministic: the same view gives the same bytes.
 Templates are looked up in ``pbem/templates`` inside the installed package
 (the wheel puts the repository's ``templates/`` there), then in the
 ``templates/`` directory beside the ``pbem/`` package of a source checkout.
+
+Languages: every fixed sentence of a template is a gettext message (Jinja2's ``jinja2.ext.i18n``,
+newstyle: ``_("Year %(year)s", year=...)``, ``ngettext``). The catalogs are the ``.po`` files of
+``pbem/locale/<lang>/LC_MESSAGES/pbem.po`` (shipped in the package), compiled by Babel when first
+used, so neither a build step nor a committed ``.mo`` file can fall out of step with them. English
+is the messages themselves (:data:`LANGUAGES`).
 """
 
 from __future__ import annotations
@@ -37,8 +43,10 @@ from jinja2 import (
 from markupsafe import Markup
 
 from pbem.core.game import ReportContext
+from pbem.locale import DEFAULT_LANGUAGE, LANGUAGES, translations
 
-__all__ = ["environment", "render"]
+__all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "environment", "render", "translations"]
+
 
 _AUTOESCAPED = (".html.j2", ".svg.j2", ".xml.j2", ".html", ".svg", ".xml")
 
@@ -65,8 +73,9 @@ def _autoescape(name: str | None) -> bool:
 
 
 @cache
-def environment(folders: tuple[tuple[str, str], ...] = ()) -> Environment:
-    """The one Jinja environment of every report (one more per set of out-of-tree game template folders).
+def environment(folders: tuple[tuple[str, str], ...] = (), language: str = DEFAULT_LANGUAGE) -> Environment:
+    """The one Jinja environment of every report (one more per set of out-of-tree game template folders
+    and per language).
 
     ``folders`` maps a game's name to its own template folder, for a game installed from another
     package (``GameSystem.template_folder``); the shared ``base.html.j2`` is found either way."""
@@ -83,7 +92,9 @@ def environment(folders: tuple[tuple[str, str], ...] = ()) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,  # templates never change while pbem runs: no stat of the file per report
+        extensions=["jinja2.ext.i18n"],
     )
+    env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.filters["plural"] = _plural
     return env
 
@@ -93,11 +104,12 @@ def _plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-def render(game: str, ctx: ReportContext, template_folder: str | None = None) -> str:
-    """``ctx`` rendered with ``templates/<game>/<ctx.template>`` (or the game's own ``template_folder``);
-    deterministic: the same context gives the same bytes."""
+def render(game: str, ctx: ReportContext, template_folder: str | None = None, language: str = DEFAULT_LANGUAGE) -> str:
+    """``ctx`` rendered with ``templates/<game>/<ctx.template>`` (or the game's own ``template_folder``)
+    in ``language``; deterministic: the same context gives the same bytes."""
     values = dict(ctx.values)
+    values.setdefault("language", language)
     if ctx.svg is not None:
         values["svg"] = Markup(ctx.svg)  # built with ElementTree: every name in it is escaped
-    env = environment(((game, template_folder),) if template_folder else ())
+    env = environment(((game, template_folder),) if template_folder else (), language)
     return env.get_template(f"{game}/{ctx.template}").render(**values)

@@ -26,50 +26,67 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pbem.decide import Outcome, Verdict
+from pbem.locale import translations
 
 if TYPE_CHECKING:  # pbem.store imports this module
     from pbem.tables import SubmissionRecord
 
-__all__ = ["MAIL_SOURCES", "REPLY", "forged_text", "queue_reply", "reply_text"]
+__all__ = ["MAIL_SOURCES", "REPLY", "forged_text", "queue_reply", "reply_subject", "reply_text"]
 
 REPLY = "reply"
 #: Sources of submissions that came by email (``pbem inbox``): only these get a reply.
 MAIL_SOURCES = ("mbox:", "maildir:", "imap:", "imaps:")
 
 
-def forged_text(game: str) -> str:
+def forged_text(game: str, language: str = "en") -> str:
     """The whole reply to a submission whose credential check failed: it reveals nothing."""
-    return (f"A message claiming to be your orders for game {game} failed verification and was ignored; "
-            "if it was you, sign again with your key.\n")
+    _ = translations(language).gettext
+    return _("A message claiming to be your orders for game %(game)s failed verification and was ignored; "
+             "if it was you, sign again with your key.") % {"game": game} + "\n"
 
 
 def reply_text(game: str, step: int, sid: int, out: Outcome, *, replaces: int | None = None,
-               stands: int | None = None) -> str:
+               stands: int | None = None, language: str = "en") -> str:
     """The body of the reply to submission ``sid``, decided as ``out`` while ``step`` was open
     (``replaces``: the side's earlier orders it superseded; ``stands``: rejected, the side's
-    accepted orders for the step that still count)."""
+    accepted orders for the step that still count), with its fixed sentences in ``language``
+    (the reasons and the order problems come from the game, in English)."""
     if out.unverified:
-        return forged_text(game)
-    head = f"Game {game}, step {step}, submission #{sid}: "
+        return forged_text(game, language)
+    _ = translations(language).gettext
+    head = _("Game %(game)s, step %(step)s, submission #%(sid)s: ") % {"game": game, "step": step, "sid": sid}
+    line = _("line %(number)s")
     if out.verdict is Verdict.ACCEPTED:
         if out.resolved_step is not None:
-            text = head + f"your orders were accepted and resolved step {step}; your report follows.\n"
+            text = head + _("your orders were accepted and resolved step %(step)s; your report follows.") % {
+                "step": step} + "\n"
+        elif replaces:
+            text = head + _("your orders for step %(step)s were received (they replace submission #%(sid)s); they "
+                            "stay sealed until the step resolves; you may revise them until then.") % {
+                "step": step, "sid": replaces} + "\n"
         else:
-            revises = f" (they replace submission #{replaces})" if replaces else ""
-            text = (head + f"your orders for step {step} were received{revises}; they stay sealed until the step "
-                    "resolves; you may revise them until then.\n")
-        return text + "".join(f"  line {e['line']}: {e['text']}\n    {e['message']}\n" for e in out.errors)
+            text = head + _("your orders for step %(step)s were received; they stay sealed until the step "
+                            "resolves; you may revise them until then.") % {"step": step} + "\n"
+        return text + "".join(f"  {line % {'number': e['line']}}: {e['text']}\n    {e['message']}\n" for e in out.errors)
     if out.verdict is Verdict.DUPLICATE:
         return head + f"{out.reason}.\n"
-    lines = [head + f"rejected: {out.reason}"]
+    lines = [head + _("rejected: %(reason)s") % {"reason": out.reason}]
     for e in out.errors:  # as `pbem submit` prints them (pbem.receipts.describe_receipt)
         if e["line"]:
-            lines += [f"  line {e['line']}: {e['text']}", f"    {e['message']}"]
+            lines += [f"  {line % {'number': e['line']}}: {e['text']}", f"    {e['message']}"]
         else:
             lines.append(f"  - {e['message']}")
     if stands:
-        lines.append(f"your submission #{stands} for step {step} still stands; send corrected orders to replace it")
+        lines.append(_("your submission #%(sid)s for step %(step)s still stands; send corrected orders to replace it")
+                     % {"sid": stands, "step": step})
     return "\n".join(lines) + "\n"
+
+
+def reply_subject(game: str, step: int, sid: int, verdict: Verdict, language: str = "en") -> str:
+    _ = translations(language).gettext
+    words = {Verdict.ACCEPTED: _("accepted"), Verdict.REJECTED: _("rejected"), Verdict.DUPLICATE: _("duplicate")}
+    return _("[%(game)s] step %(step)s: your submission #%(sid)s: %(verdict)s") % {
+        "game": game, "step": step, "sid": sid, "verdict": words.get(verdict, verdict.value)}
 
 
 def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: int, now: str) -> None:
@@ -90,6 +107,8 @@ def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: i
         stands = db.exec(select(SubmissionRecord.id).where(
             SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.side == out.side,
             SubmissionRecord.applied_step == step, SubmissionRecord.id < row.id)).first()  # type: ignore[operator]
+    language = player.language or "en"  # a language line of this very submission counts already (store)
     db.add(OutboxRecord(step=step, kind=REPLY, recipient=player.side, email=player.email, format="text",
-                        subject=f"[{game}] step {step}: your submission #{row.id}: {out.verdict.value}",
-                        body=reply_text(game, step, row.id, out, replaces=row.related, stands=stands), created=now, submission_id=row.id))
+                        subject=reply_subject(game, step, row.id, out.verdict, language),
+                        body=reply_text(game, step, row.id, out, replaces=row.related, stands=stands, language=language),
+                        created=now, submission_id=row.id, language=language))

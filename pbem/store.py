@@ -66,6 +66,8 @@ from pbem.audit import VerifyReport
 from pbem.bodies import DamagedBodyError
 from pbem.core.events import MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem, Summary, option_values
+from pbem.core.languages import requested_language
+from pbem.core.orders import order_lines
 from pbem.core.rng import SECRET_BYTES, commitment_of
 
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
@@ -158,6 +160,7 @@ class PlayerSetup:
     email: str = ""
     public_key: str | None = None  # "pbem-ed25519 ..." line
     password_hash: str | None = None  # from pbem.envelope.hash_password
+    language: str = "en"  # of his reports and replies: a code of pbem.render.LANGUAGES
 
     def __post_init__(self) -> None:  # a game's str-valued Enum member is stored by its value
         object.__setattr__(self, "side", str(getattr(self.side, "value", self.side)))
@@ -317,12 +320,24 @@ class Store:
     def _migrate(self) -> None:
         """Bring a game file of an earlier format (LEGACY_SCHEMAS) to this one's columns: format 2 had
         one game system (Julius Caesar), no secret and kept passwords. Its stored format name stays,
-        since the set-up hash covers it: such a game keeps drawing from its seed."""
+        since the set-up hash covers it: such a game keeps drawing from its seed. A file of any format
+        made before players had a language gets the ``language`` columns (English)."""
         try:
             with self.engine.connect() as conn:
                 cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(game)")}
                 if "schema_version" not in cols:
                     return  # not a game file: the reading below says so
+                # every player's language (and the language each report was queued in): English for a file
+                # made before pbem spoke other languages, whatever its format
+                for table in ("player", "outbox"):
+                    have = {row[1] for row in conn.exec_driver_sql(f"PRAGMA table_info({table})")}
+                    if have and "language" not in have:
+                        try:
+                            conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN language VARCHAR NOT NULL DEFAULT 'en'")
+                        except DBAPIError as exc:  # another process added it first
+                            if "duplicate column" not in str(exc):
+                                raise
+                conn.commit()
                 versions = [row[0] for row in conn.exec_driver_sql("SELECT schema_version FROM game")]
                 if not any(v in LEGACY_SCHEMAS for v in versions):
                     return  # this format, or one that is refused below (and left as it is)
@@ -617,6 +632,11 @@ class Store:
         if out.verdict is Verdict.ACCEPTED:
             row.applied_step = snap.step
             row.orders = out.orders
+            wanted = requested_language(order_lines(out.orders or ""))
+            player = db.get(PlayerRecord, out.side) if wanted is not None and out.side else None
+            if player is not None and wanted is not None:  # from the reports and replies made after it
+                player.language = wanted
+                db.add(player)
             earlier = db.exec(
                 select(SubmissionRecord).where(
                     SubmissionRecord.verdict == Verdict.ACCEPTED.value,
@@ -674,19 +694,22 @@ class Store:
         db.add(SnapshotRecord(step=step.number, session=text, hash=sha256_text(text), last_event=last_event,
                               cause=cause.value, submission_id=sid, after_submission=after, deadline=deadline,
                               created=format_time(now)))
-        emails = {p.side: p.email for p in db.exec(select(PlayerRecord)).all()}
+        players = db.exec(select(PlayerRecord)).all()
+        emails = {p.side: p.email for p in players}
         emails[MODERATOR] = game.moderator_email
         # each recipient's last report so far (per format): the new one starts where it ended
         db.flush()  # the reports of an earlier resolution in this transaction are seen by the query
         last = {(r, f): upto for r, f, upto in db.connection().exec_driver_sql(
             "SELECT recipient, format, upto_event FROM outbox AS o WHERE kind = 'report' AND step = "
             "(SELECT MAX(step) FROM outbox WHERE kind = 'report' AND recipient = o.recipient AND format = o.format)")}
+        languages = {p.side: p.language or "en" for p in players}
         for recipient in self.recipients:
             for fmt in FORMATS:
                 since = last.get((recipient, fmt))
                 db.add(OutboxRecord(step=step.number, recipient=recipient, email=emails.get(recipient, ""),
                                     format=fmt, subject=report_subject(game.id, step.number, step.title),
-                                    since_event=since or 0, upto_event=last_event, created=format_time(now)))
+                                    since_event=since or 0, upto_event=last_event, created=format_time(now),
+                                    language=languages.get(recipient, "en")))
 
     def render_pending(self) -> int:
         """Fill every report whose body is missing (deterministic: from the stored log).
@@ -712,7 +735,15 @@ class Store:
                 else:  # the chain before the first event: the set-up's hash
                     header = header or db.exec(select(GameRecord)).one().header_hash
                     at = header
-                row.body = render_report(self.system, snap.session, log, row, snap.deadline, at)
+                before = db.exec(
+                    select(OutboxRecord.step)
+                    .where(OutboxRecord.recipient == row.recipient, OutboxRecord.format == row.format,
+                           OutboxRecord.kind == "report", OutboxRecord.step < row.step)
+                    .order_by(OutboxRecord.step.desc())  # type: ignore[attr-defined]
+                ).first()
+                prev = db.get(SnapshotRecord, before) if before is not None else None
+                row.body = render_report(self.system, snap.session, log, row, snap.deadline, at,
+                                         prev.session if prev is not None else None)
                 row.renderer = renderer_of(self.system)
                 db.add(row)
                 done += 1
@@ -1214,7 +1245,7 @@ class Home:
                     db.add(record)
                     for p in setup.players:
                         db.add(PlayerRecord(side=p.side, email=p.email, public_key=p.public_key,
-                                            password_hash=p.password_hash,
+                                            password_hash=p.password_hash, language=p.language,
                                             fingerprint=key_fingerprint(p.public_key) if p.public_key else None))
                     db.commit()
             finally:

@@ -82,6 +82,7 @@ class PlayerRecord(SQLModel, table=True):
     public_key: str | None = None
     password_hash: str | None = None
     fingerprint: str | None = None
+    language: str = "en"  # of his reports and replies (pbem new --language; the order line `language xx`)
 
 
 class SubmissionRecord(SQLModel, table=True):
@@ -153,6 +154,7 @@ class OutboxRecord(SQLModel, table=True):
     sent: str | None = None
     submission_id: int | None = None  # a reply: the submission it answers
     renderer: str | None = None  # which rendering made the body (pbem.decide.renderer_of); None: before pbem 0.2
+    language: str = "en"  # the recipient's language when it was queued (a later change leaves it as sent)
 
 
 class MessageRecord(SQLModel, table=True):

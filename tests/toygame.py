@@ -128,7 +128,7 @@ class ToySystem:
         return Bids.from_json(json.loads(text)).to_json()
 
     def report(self, adj: Any, events: Sequence[Event], viewer: str | None, *, since: int, deadline: str | None,
-               fmt: str, report_id: str = "") -> ReportContext:
+               fmt: str, report_id: str = "", previous: Any = None) -> ReportContext:
         step = adj.step()
         view = {
             "viewer": viewer or "moderator",

@@ -70,6 +70,7 @@ def _old_side_options(f: F) -> F:
 @click.option("--password", "passwords", multiple=True, metavar="SIDE=PASSWORD", help="Password mode for a side (stored only as a scrypt hash).")
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help="A game option (`pbem games --systems` lists each game's), like -o battles=interactive.")
 @click.option("--moderator-email", default="", help="Where the moderator's reports go.")
+@click.option("--language", "languages", multiple=True, metavar="SIDE=LANG", help="A side's language for his reports and replies: en (default), es or sv; he may change it with the order line `language LANG`.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="A practice game: its dice and deals follow this seed and can be foreseen, and every report says so (default: a new 256-bit secret keys them).")
 @click.option("--scenario", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Start from a custom position (a position document or a compact spec, JSON).")
 @click.option("--tournament", is_flag=True, hidden=True)
@@ -83,7 +84,7 @@ def _old_side_options(f: F) -> F:
 @json_option
 def new(
     game_id: str, system: str, emails: tuple[str, ...], keys: tuple[str, ...], passwords: tuple[str, ...],
-    options: tuple[str, ...], moderator_email: str, seed: int | None, scenario: Path | None, tournament: bool,
+    options: tuple[str, ...], moderator_email: str, languages: tuple[str, ...], seed: int | None, scenario: Path | None, tournament: bool,
     free_deployment: bool, battles: str | None, deadline: str | None, computer: str | None, strength: float,
     computer_iterations: int | None, as_json: bool, **old: Any,
 ) -> None:
@@ -127,7 +128,18 @@ def new(
             raise click.UsageError(f"--computer {computer}: the computer signs {computer}'s orders with its own key; "
                                    f"drop --key {computer}=... and --password {computer}=...")
         by_side[computer]["key"] = make_computer_key(_obj().open_home().path, game_id, computer)
-    players = tuple(_player(side, c["email"], c["key"], c["password"], key_option.get(side, ""))
+    from dataclasses import replace
+
+    from pbem.locale import language_code
+
+    spoken: dict[str, str] = {}
+    for side, value in _pairs(languages, "--language").items():
+        try:
+            spoken[_side_name(side, sides)] = language_code(value)
+        except ValueError as exc:
+            raise click.UsageError(f"--language {side}={value}: {exc}") from None
+    players = tuple(replace(_player(side, c["email"], c["key"], c["password"], key_option.get(side, "")),
+                            language=spoken.get(side, "en"))
                     for side, c in by_side.items())
     given_passwords = [c["password"] for c in by_side.values() if c["password"] is not None]
     if len(set(given_passwords)) != len(given_passwords):

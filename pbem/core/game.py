@@ -166,9 +166,11 @@ class GameSystem(Protocol):
         """A custom starting position (``pbem new --scenario FILE``) as stored JSON."""
 
     def report(self, adj: Adjudication, events: Sequence[Event], viewer: str | None, *, since: int,
-               deadline: str | None, fmt: str, report_id: str = "") -> ReportContext:
+               deadline: str | None, fmt: str, report_id: str = "",
+               previous: Adjudication | None = None) -> ReportContext:
         """A side's report (``viewer`` None: the moderator's), built from that side's view only.
-        ``report_id`` is the report's place in the hash chain, for the report to state."""
+        ``report_id`` is the report's place in the hash chain, for the report to state; ``previous`` is
+        the state of the recipient's last report (None for his first), for what changed since."""
 
     def random_orders(self, adj: Adjudication, side: str, seed: int) -> str:
         """A random legal submission for ``side`` at the open step (tests, samples, smoke runs)."""

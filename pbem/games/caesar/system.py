@@ -128,22 +128,23 @@ class CaesarSystem:
         return scenario_from_text(text, source).to_json()
 
     def report(self, adj: Any, events: Sequence[Event], viewer: str | None, *, since: int,
-               deadline: str | None, fmt: str, report_id: str = "") -> ReportContext:
+               deadline: str | None, fmt: str, report_id: str = "", previous: Any = None) -> ReportContext:
         from pbem.games.caesar.view.render import view_context
 
         key = (viewer, since, len(events), deadline, report_id)
         cached = self._last_view
-        if cached is not None and cached[0] is adj and cached[1] == key:
+        if cached is not None and cached[0] is adj and cached[1] == key and cached[3] is previous:
             view = cached[2]  # the text and the HTML report of one recipient share their view
         else:
-            view = self._view(adj.session, events, viewer, since=since, deadline=deadline, report_id=report_id)
-            self._last_view = (adj, key, view)
+            view = self._view(adj.session, events, viewer, since=since, deadline=deadline, report_id=report_id,
+                              previous=previous.session.game if previous is not None else None)
+            self._last_view = (adj, key, view, previous)
         return view_context(view, fmt)
 
-    _last_view: tuple[Any, tuple[Any, ...], Any] | None = None
+    _last_view: tuple[Any, tuple[Any, ...], Any, Any] | None = None
 
     def _view(self, session: Session, events: Sequence[Event], viewer: str | None, *, since: int,
-              deadline: str | None, report_id: str) -> Any:
+              deadline: str | None, report_id: str, previous: Game | None = None) -> Any:
         from pbem.games.caesar.orders.nextstep import next_step_groups
         from pbem.games.caesar.view.views import NextStep, build_view, fairness_note
 
@@ -158,10 +159,12 @@ class CaesarSystem:
                 awaiting=tuple(s.value for s in step.awaiting),
                 templates=tuple(next_step_groups(session, side)) if side else (),
             )
-        # the report id is stated by games with a fairness note (keyed or practice), so the reports of games
-        # made before pbem had secrets stay byte for byte what they were
-        rid = report_id if fairness_note(session.game.state.rng) else ""
-        return build_view(session.game, list(events), side, since=since, next_step=next_step, report_id=rid)
+        # the report id and "since your last report" are stated by games with a fairness note (keyed or
+        # practice), so the reports of games made before pbem had secrets stay byte for byte what they were
+        current = bool(fairness_note(session.game.state.rng))
+        odds = _odds(session.game, events, side) if current and side is not None else ()
+        return build_view(session.game, list(events), side, since=since, next_step=next_step,
+                          report_id=report_id if current else "", previous=previous if current else None, odds=odds)
 
     def random_orders(self, adj: Any, side: str, seed: int) -> str:
         from pbem.games.caesar.rules.autoplay import random_orders
@@ -248,6 +251,23 @@ class CaesarSystem:
                                  Options.from_json(options)))
         return {"games": tally.games, "seconds": clock() - start, "players": {s.value: n for s, n in names.items()},
                 "tally": tally.wins, "lines": list(tally.lines(names))}
+
+
+def _odds(game: Game, events: Sequence[Event], side: Side) -> tuple[Any, ...]:
+    """The report's battle odds: each pending battle as ``side`` can estimate it (its knowledge only)."""
+    from pbem.games.caesar.ai.odds import LEADERS, battle_odds, pending_battles
+    from pbem.games.caesar.view.views import Losses, Odds
+
+    out = []
+    for loc in pending_battles(game):
+        o = battle_odds(game, events, side, loc)
+        if o is not None:
+            losses = tuple(Losses(s.value, s is side, f"{o.steps_lost[s] / o.samples:.1f}",
+                                  f"{o.eliminated[s] / o.samples:.1f}") for s in (side, side.enemy))
+            deaths = tuple((leader.split(":")[1], o.percent(o.killed[leader])) for leader in LEADERS
+                           if o.present[leader])
+            out.append(Odds(loc, o.samples, o.percent(o.wins), losses, deaths))
+    return tuple(out)
 
 
 SYSTEM = CaesarSystem()

@@ -22,14 +22,17 @@ location, ``C`` a card)::
     regroup L: B, B -> L
     winter: navis B -> L   winter: disband B, B
     fire B    pass B    retreat B -> [sea] L    hit B      (answers in interactive battles)
+    language en|es|sv      (any step: the player's language, nothing else; pbem.core.languages)
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Union
 
+from pbem.core.languages import language_line
 from pbem.core.orders import OrderProblem, order_lines
 from pbem.errors import AmbiguousOrderError, InvalidOrderError, PbemError, UnknownNameError
 from pbem.games.caesar.rules.board import BlockType, Board, Side, _norm, block_aliases, block_id, default_board
@@ -345,6 +348,66 @@ def resolve_card(board: Board, text: str) -> str:
 _ARROW = re.compile(r"\s*(?:->|→|=>)\s*")
 _SPACE = re.compile(r"\s+")
 
+# ---- keywords in Spanish and Swedish -------------------------------------------------
+#
+# The words of the official Spanish and Swedish rulebooks for each English keyword (README, "The
+# order language"), matched as whole words without regard to case or accents. None of them is a
+# place, block or card name or a word of one (a test checks the board), so a line may mix them with
+# names freely; the English keywords keep working in every language.
+
+_KEYWORDS: dict[str, str] = {
+    # Spanish
+    "descartar": "discard", "jugar": "play", "mover": "move", "anfibio": "sea", "naval": "sea",
+    "principal": "main", "desde": "from", "leva": "levy", "reclutar": "levy", "en": "at", "paso": "step",
+    "jupiter": "jupiter", "vulcano": "vulcan", "sorpresa": "surprise", "pasar": "pass", "batallas": "battles",
+    "batalla": "battle", "retirar": "retreat", "retirarse": "retreat", "ronda": "round", "todos": "all",
+    "impactos": "hits", "impacto": "hit", "orden": "order", "reagrupar": "regroup", "reagruparse": "regroup",
+    "disparar": "fire", "invierno": "winter", "disolver": "disband", "desplegar": "deploy",
+    # Swedish
+    "kasta": "discard", "spela": "play", "flytta": "move", "skeppa": "sea", "hav": "sea", "huvud": "main",
+    "fran": "from", "rekrytera": "levy", "vid": "at", "steg": "step", "overraskning": "surprise",
+    "passa": "pass", "strider": "battles", "strid": "battle", "retirera": "retreat", "rond": "round",
+    "alla": "all", "traffar": "hits", "traff": "hit", "ordning": "order", "omgruppera": "regroup",
+    "sla": "fire", "vinter": "winter", "upplos": "disband", "upplosa": "disband", "placera": "deploy",
+}
+_PHRASES: dict[tuple[str, str], str] = {
+    ("ningun", "evento"): "no event", ("ingen", "handelse"): "no event",
+    ("cuando", "inferior"): "when weaker", ("om", "svagare"): "when weaker",
+}
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _plain(word: str) -> str:
+    """Lower case without accents: ``"Ningún"`` -> ``"ningun"``, ``"upplös"`` -> ``"upplos"``."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
+
+
+def english_keywords(line: str) -> str:
+    """``line`` with its Spanish and Swedish keywords written in English (everything else as it is)."""
+    words = list(_WORD.finditer(line))
+    if not words:
+        return line
+    out: list[str] = []
+    pos = 0
+    i = 0
+    while i < len(words):
+        m = words[i]
+        plain = _plain(m.group())
+        if i + 1 < len(words) and line[m.end():words[i + 1].start()].isspace():
+            phrase = _PHRASES.get((plain, _plain(words[i + 1].group())))
+            if phrase is not None:
+                out += [line[pos:m.start()], phrase]
+                pos = words[i + 1].end()
+                i += 2
+                continue
+        english = _KEYWORDS.get(plain)
+        if english is not None and not (english == plain and m.group().isascii()):  # "Jupiter" stays as written
+            out += [line[pos:m.start()], english]
+            pos = m.end()
+        i += 1
+    out.append(line[pos:])
+    return "".join(out)
+
 
 def _split_list(text: str) -> list[str]:
     parts = [p.strip() for p in re.split(r",|\band\b", text)]
@@ -378,7 +441,7 @@ class _Parser:
 
     def origin_of(self, line: str) -> str | None:
         """The first place of a move or sea line, when it names a real one (even if the rest is wrong)."""
-        m = re.match(r"\s*(?:move|sea)\s+(.+?)\s*(?:->|→|=>)", line, re.I)
+        m = re.match(r"\s*(?:move|sea)\s+(.+?)\s*(?:->|→|=>)", english_keywords(line), re.I)
         if not m:
             return None
         try:
@@ -403,7 +466,7 @@ class _Parser:
         return tuple(self.loc(p) for p in parts)
 
     def parse(self, line: str) -> Order:
-        text = _SPACE.sub(" ", line.strip())
+        text = _SPACE.sub(" ", english_keywords(line).strip())
         if not text:
             raise InvalidOrderError("empty order")
         word, _, rest = text.partition(" ")
@@ -635,6 +698,12 @@ def parse_orders(text: str, side: Side, board: Board | None = None) -> tuple[lis
     orders: list[OrderLine] = []
     errors: list[OrderError] = []
     for lineno, line in order_lines(text):
+        try:
+            if language_line(line) is not None:  # the player's language: no order of the game (pbem.core.languages)
+                continue
+        except ValueError as exc:
+            errors.append(OrderError(lineno, line, str(exc)))
+            continue
         try:
             orders.append(OrderLine(lineno, line, p.parse(line)))
         except PbemError as exc:

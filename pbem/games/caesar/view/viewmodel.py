@@ -184,6 +184,57 @@ class Sighting:
 
 
 @dataclass(frozen=True)
+class Losses:
+    side: str
+    own: bool
+    steps: str  # the average over the simulated battles, one decimal: "2.1"
+    blocks: str
+
+
+@dataclass(frozen=True)
+class Odds:
+    """A pending battle as the viewer can estimate it, by simulation from what his side knows."""
+
+    location: str
+    samples: int
+    win: int  # percent, for the viewer
+    losses: tuple[Losses, ...]  # the viewer's first
+    deaths: tuple[tuple[str, int], ...]  # (leader, percent) for Caesar and Pompey when they may be there
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Blocks one side was seen to move (or levy) since the last report, and where to."""
+
+    side: str
+    own: bool
+    count: int
+    places: str  # "Genua, Roma"
+
+
+@dataclass(frozen=True)
+class VpChange:
+    side: str
+    before: int
+    now: int
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What changed since the viewer's last report (each part empty when nothing of it happened)."""
+
+    moves: tuple[Tally, ...]
+    levies: tuple[Tally, ...]
+    battles: tuple[tuple[str, str], ...]  # (place, victor); victor "" while under way
+    revealed: tuple[PlayedView, ...]
+    vp: tuple[VpChange, ...]
+
+    @property
+    def quiet(self) -> bool:
+        return not (self.moves or self.levies or self.battles or self.revealed)
+
+
+@dataclass(frozen=True)
 class View:
     viewer: str  # "Caesar", "Pompey" or "moderator"
     moderator: bool
@@ -206,6 +257,8 @@ class View:
     awaited: bool  # the next step waits for the viewer
     fairness: str = ""  # where the dice come from: the committed secret, or "practice game"
     report_id: str = ""  # the hash chain at the report's last event, shortened (``pbem audit check --report``)
+    changes: Changes | None = None  # "since your last report": None when there was none (or the moderator)
+    odds: tuple["Odds", ...] = ()  # the viewer's estimate of each pending battle (his knowledge only)
 
     @property
     def hand(self) -> tuple[str, ...]:

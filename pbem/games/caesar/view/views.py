@@ -38,19 +38,24 @@ from pbem.games.caesar.view.viewmodel import (
     MODERATOR,
     BattleView,
     BlockView,
+    Changes,
     CleopatraView,
     Entry,
     Forces,
     HandView,
     Line,
     LocationView,
+    Losses,
     NextStep,
+    Odds,
     PlayedCard,
     PlayedView,
     RoundView,
     Score,
     Sighting,
+    Tally,
     View,
+    VpChange,
     block_order,
     name_for,
     roman,
@@ -59,6 +64,8 @@ from pbem.games.caesar.view.viewmodel import (
 __all__ = [
     "BattleView",
     "BlockView",
+    "Changes",
+    "Losses",
     "CleopatraView",
     "Entry",
     "Forces",
@@ -66,6 +73,7 @@ __all__ = [
     "Line",
     "LocationView",
     "NextStep",
+    "Odds",
     "PlayedCard",
     "PlayedView",
     "RoundView",
@@ -230,6 +238,43 @@ def _played(visible: Sequence[Event]) -> PlayedView | None:
 
 
 
+# ---- since the last report ---------------------------------------------------------
+
+_MOVES = frozenset({"move", "sea-move"})
+
+
+def _changes(recent: Sequence[Event], viewer: Side, before: tuple[Score, ...], now: tuple[Score, ...]) -> Changes:
+    """What changed since the viewer's last report: the moves and levies he saw (per side, with where
+    they went), the battles, the cards revealed, the VP then and now. Built from the events he may
+    see (``recent``) and the public scores of both positions."""
+    moved: dict[str, list[str]] = {}
+    levied: dict[str, list[str]] = {}
+    battles: dict[str, str] = {}
+    for e in recent:
+        side = str(e.data.get("side", ""))
+        if e.kind in _MOVES and e.data.get("path"):
+            moved.setdefault(side, []).append(str(e.data["path"][-1]))
+        elif e.kind == "levy" and e.data.get("loc"):
+            levied.setdefault(side, []).append(str(e.data["loc"]))
+        elif e.kind == "battle":
+            battles[str(e.data.get("loc", ""))] = ""
+        elif e.kind == "battle-end":
+            battles[str(e.data.get("loc", ""))] = str(e.data.get("victor", ""))
+    order = [viewer.value, viewer.enemy.value]
+
+    def tallies(what: dict[str, list[str]]) -> tuple[Tally, ...]:
+        return tuple(Tally(s, s == viewer.value, len(what[s]), ", ".join(sorted(set(what[s])))) for s in order if s in what)
+
+    was = {s.side: s.vp for s in before}
+    return Changes(
+        moves=tallies(moved),
+        levies=tallies(levied),
+        battles=tuple(battles.items()),
+        revealed=tuple(p for p in (_played([e]) for e in recent if e.kind == "reveal") if p is not None),
+        vp=tuple(VpChange(s.side, was.get(s.side, s.vp), s.vp) for s in now),
+    )
+
+
 # ---- the phase in words ------------------------------------------------------------
 
 
@@ -270,11 +315,14 @@ def build_view(
     since: int = 0,
     next_step: NextStep | None = None,
     report_id: str = "",
+    previous: Game | None = None,
+    odds: tuple[Odds, ...] = (),
 ) -> View:
     """What ``viewer`` (None: the moderator) may see now.
 
     ``log`` is the whole event log of the game so far, in order; ``since`` is
-    the index of the first event not yet reported to this viewer.
+    the index of the first event not yet reported to this viewer. ``previous`` is the position
+    of that last report (None for the first): the report then opens with what changed since.
     """
     board = game.board
     st = game.state
@@ -283,6 +331,10 @@ def build_view(
     locations, occupancy = _locations(game, viewer)
     contested = tuple(loc for loc, c in sorted(occupancy.items()) if _holder(c) == "contested")
     awaited = next_step is not None and (viewer is None or viewer.value in next_step.awaiting)
+    scores = _scores(game, occupancy)
+    changes = None
+    if previous is not None and viewer is not None:
+        changes = _changes(recent, viewer, _scores(previous, _locations(previous, viewer)[1]), scores)
     return View(
         viewer=viewer.value if viewer else MODERATOR,
         moderator=viewer is None,
@@ -291,7 +343,7 @@ def build_view(
         phase=st.phase.value,
         phase_text=_phase_text(game),
         player1=st.player1.value if st.player1 else "",
-        scores=_scores(game, occupancy),
+        scores=scores,
         hands=_hands(game, viewer),
         played=_played([e for _, e in visible]),
         locations=locations,
@@ -305,6 +357,8 @@ def build_view(
         awaited=awaited,
         fairness=fairness_note(st.rng),
         report_id=report_id,
+        changes=changes,
+        odds=odds if viewer is not None else (),
     )
 
 

@@ -1,0 +1,292 @@
+"""Reports in English, Spanish and Swedish: complete catalogs, every template in every language."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+import pytest
+from babel.messages.pofile import read_po
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import play_random
+from pbem.core.rng import Rng
+from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.game import new_game
+from pbem.games.caesar.view.render import view_context
+from pbem.games.caesar.view.views import NextStep, build_view
+from pbem.locale.messages import LANGS, extract
+from pbem.render import LANGUAGES, render
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def _catalog(lang: str):  # type: ignore[no-untyped-def]
+    po = resources.files("pbem") / "locale" / lang / "LC_MESSAGES" / "pbem.po"
+    with po.open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_message_of_every_template_has_a_translation(lang: str) -> None:
+    cat = _catalog(lang)
+    messages = extract()
+    assert len(messages) > 60
+    for msg, where in messages:
+        key = msg[0] if isinstance(msg, tuple) else msg
+        entry = cat.get(key)
+        assert entry is not None, f"{where}: {key!r} is not in the {lang} catalog (python -m pbem.locale.messages)"
+        forms = list(entry.string) if isinstance(entry.string, tuple) else [entry.string]
+        ids = list(msg) if isinstance(msg, tuple) else [msg]
+        assert all(forms), f"{where}: {key!r} has no {lang} translation"
+        for form in forms:  # the same placeholders, or the rendering would fail or lose a value
+            assert set(PLACEHOLDER.findall(form)) == set(PLACEHOLDER.findall(ids[-1])), (lang, key, form)
+    assert set(LANGUAGES) == {"en", *LANGS}
+
+
+def _views():  # type: ignore[no-untyped-def]
+    """Views that use every part of the templates: battles with dice, odds, since, last seen, next step."""
+    out = []
+    for seed in (3, 4):
+        g = new_game(seed, rng=Rng(seed, practice=True))
+        log = list(g.events)
+        before, since = g.copy(), 0
+        play_random(g, Rng(seed), log=log, until=lambda g, log: sum(e.kind == "battle-end" for e in log) >= 2)
+        step = NextStep(4, "command", "2026-12-01 12:00 UTC", ("Caesar",), (("move", "Legio 8: Genua -> Roma"),))
+        for viewer in (*Side, None):
+            out.append(build_view(g, log, viewer, since=since, next_step=step, report_id="abc", previous=before))
+        out.append(build_view(g, log, Side.POMPEY, since=len(log)))
+    return out
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_template_renders_in_every_language(lang: str) -> None:
+    english = _catalog("es")  # every msgid
+    for view in _views():
+        for fmt in ("text", "html"):
+            out = render("caesar", view_context(view, fmt), language=lang)
+            en = render("caesar", view_context(view, fmt))
+            if lang == "en":
+                assert out == en
+                continue
+            for entry in english:
+                if not entry.id or isinstance(entry.id, tuple) or len(entry.id) < 12 or "%" in entry.id:
+                    continue
+                # the game's own event texts stay English (they may hold the same words): every use the
+                # template makes of a message is translated, so the translation has fewer of them
+                n = en.count(entry.id)
+                assert n == 0 or out.count(entry.id) < n, f"{lang} {fmt}: untranslated {entry.id!r}"
+    assert 'lang="' + lang + '"' in render("caesar", view_context(_views()[0], "html"), language=lang)
+
+
+def test_spanish_and_swedish_reports_use_the_rulebooks_words() -> None:
+    view = _views()[0]
+    es = render("caesar", view_context(view, "text"), language="es")
+    sv = render("caesar", view_context(view, "text"), language="sv")
+    assert "\nCARTAS\n" in es and "turno de juego" in es and "QUÉ DEBES ENVIAR AHORA" in es
+    assert "\nKORT\n" in sv and ", drag " in sv and "DETTA SKA DU SKICKA NU" in sv
+    assert "Etapa 4" in es and "Etapp 4" in sv  # a pbem step: never paso / steg (strength steps)
+
+
+def test_an_unknown_language_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="unknown language 'de'; pbem speaks en, es, sv"):
+        render("caesar", view_context(_views()[0], "text"), language="de")
+
+
+# ---- per player: pbem new --language, the order line `language xx`, old files ----------------------
+
+
+def _cards(session, side: Side) -> str:  # type: ignore[no-untyped-def]
+    hand = sorted(set(c for c in session.game.state.hands[side] if "/" in c))
+    return f"discard {hand[0]}\nplay {hand[1]}\n"
+
+
+def test_each_player_reads_his_own_language_and_changes_it_with_an_order_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from pbem.envelope import generate_keypair
+    from pbem.store import GameSetup, Home, PlayerSetup, Verdict
+    from store_helpers import signed
+
+    keys = {s: generate_keypair() for s in Side}
+    players = tuple(replace(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text),
+                            language="es" if s is Side.POMPEY else "en") for s in Side)
+    Home(tmp_path).create(GameSetup("g", players, seed=7)).close()
+    with Home(tmp_path).open("g") as st:
+        assert "\nCARTAS\n" in (st.report("Pompey").body or "")
+        assert "\nCARDS\n" in (st.report("Caesar").body or "") and "\nCARDS\n" in (st.report("moderator").body or "")
+        s = st.adjudication().session
+        bad = st.receive(signed(keys, Side.POMPEY, 1, "language de\n" + _cards(s, Side.POMPEY)))
+        assert bad.verdict is Verdict.REJECTED
+        assert [e["line"] for e in bad.errors] == [1] and "unknown language 'de'" in bad.errors[0]["message"]
+        ok = st.receive(signed(keys, Side.POMPEY, 1, "# in Swedish from now on\nlanguage sv\n" + _cards(s, Side.POMPEY)))
+        assert ok.verdict is Verdict.ACCEPTED
+        assert st.receive(signed(keys, Side.CAESAR, 1, _cards(s, Side.CAESAR))).resolved
+        assert {p.side: p.language for p in st.players()} == {"Caesar": "en", "Pompey": "sv"}
+        assert "\nKORT\n" in (st.report("Pompey").body or "")  # step 2: after the change
+        assert "\nCARTAS\n" in (st.report("Pompey", step=1).body or "")  # step 1 stays as it was sent
+        assert "\nCARDS\n" in (st.report("Caesar").body or "")
+        assert st.verify().ok  # every report re-rendered in the language it was sent in
+
+
+def test_replies_to_a_mailed_submission_come_in_the_players_language(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from pbem.envelope import generate_keypair
+    from pbem.store import GameSetup, Home, PlayerSetup
+    from store_helpers import signed
+
+    keys = {s: generate_keypair() for s in Side}
+    players = tuple(replace(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text),
+                            language="es" if s is Side.POMPEY else "en") for s in Side)
+    Home(tmp_path).create(GameSetup("g", players, seed=7)).close()
+    with Home(tmp_path).open("g") as st:
+        s = st.adjudication().session
+        st.receive(signed(keys, Side.POMPEY, 1, "play Caesar\n"), "mbox:inbox#1")
+        st.receive(signed(keys, Side.POMPEY, 1, "idioma sv\n" + _cards(s, Side.POMPEY)), "mbox:inbox#2")
+        st.receive(signed(keys, Side.CAESAR, 1, "play Pompey\n"), "mbox:inbox#3")
+        replies = st.outbox(kind="reply")
+        by = {(r.recipient, r.submission_id): r for r in replies}
+        es, sv, en = by[("Pompey", 1)], by[("Pompey", 2)], by[("Caesar", 3)]
+        assert es.subject == "[g] etapa 1: tu envío n.º 1: rechazado"
+        assert (es.body or "").startswith("Partida g, etapa 1, envío n.º 1: rechazado: ") and "  línea 1: " in (es.body or "")
+        assert sv.subject == "[g] etapp 1: ditt inskick nr 2: godkänt"  # his language line counts at once
+        assert "har tagits emot; de förblir förseglade" in (sv.body or "")
+        assert en.subject == "[g] step 1: your submission #3: rejected" and "  line 1: " in (en.body or "")
+
+
+def test_a_game_file_made_before_languages_opens_with_english_for_everyone(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import sqlite3
+
+    from pbem.store import Home
+    from store_helpers import make_game
+
+    make_game(tmp_path)
+    db = sqlite3.connect(tmp_path / "g.db")
+    for table in ("player", "outbox"):
+        db.execute(f"ALTER TABLE {table} DROP COLUMN language")
+    db.commit()
+    db.close()
+    with Home(tmp_path).open("g") as st:
+        assert {p.language for p in st.players()} == {"en"}
+        assert st.verify().ok
+        assert "\nCARDS\n" in (st.report("Pompey").body or "")
+
+
+def test_pbem_new_language_option(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+    from pbem.envelope import generate_keypair
+    from pbem.store import Home
+
+    for s in ("c", "p"):
+        (tmp_path / f"{s}.pub").write_text(generate_keypair().public_text + "\n")
+    base = ["--home", str(tmp_path / "home"), "new", "g", "--seed", "3", "--player", "Caesar=c@example.org",
+            "--key", f"Caesar={tmp_path / 'c.pub'}", "--player", "Pompey=p@example.org",
+            "--key", f"Pompey={tmp_path / 'p.pub'}"]
+    r = CliRunner().invoke(main, base + ["--language", "Pompey=de"])
+    assert r.exit_code == 2 and "--language Pompey=de: unknown language 'de'" in r.output
+    r = CliRunner().invoke(main, base + ["--language", "pompey=Svenska", "--language", "Caesar=es"])
+    assert r.exit_code == 0, r.output
+    with Home(tmp_path / "home").open("g") as st:
+        assert {p.side: p.language for p in st.players()} == {"Caesar": "es", "Pompey": "sv"}
+        assert "\nKORT\n" in (st.report("Pompey").body or "") and "\nCARTAS\n" in (st.report("Caesar").body or "")
+
+
+# ---- the order language in Spanish and Swedish ------------------------------------------------------
+
+RULEBOOK_EXAMPLES = [  # the examples of the terms list, as a Spanish and a Swedish player type them
+    ("descartar Vulcano", "discard Vulcan"), ("kasta Vulcan", "discard Vulcan"),
+    ("jugar 3/2", "play 3/2"), ("spela 3/2", "play 3/2"),
+    ("mover Genua -> Roma: Legio 8, Antonius", "move Genua -> Roma: Legio 8, Antonius"),
+    ("flytta Genua -> Roma: Legio 8, Antonius", "move Genua -> Roma: Legio 8, Antonius"),
+    ("anfibio Ravenna -> Mare Hadriaticum -> Brundisium: Legio 13", "sea Ravenna -> Mare Hadriaticum -> Brundisium: Legio 13"),
+    ("skeppa Ravenna -> Mare Hadriaticum -> Brundisium: Legio 13", "sea Ravenna -> Mare Hadriaticum -> Brundisium: Legio 13"),
+    ("principal Roma desde Genua", "main Roma from Genua"), ("huvud Roma från Genua", "main Roma from Genua"),
+    ("leva Auxilia 1 en Massilia", "levy Auxilia 1 at Massilia"), ("rekrytera Auxilia 1 vid Massilia", "levy Auxilia 1 at Massilia"),
+    ("leva paso Legio 13", "levy step Legio 13"), ("rekrytera steg Legio 13", "levy step Legio 13"),
+    ("júpiter Tarraco -> Narbo", "jupiter Tarraco -> Narbo"),
+    ("ningún evento", "no event"), ("NINGUN evento", "no event"), ("ingen händelse", "no event"),
+    ("batalla Roma: retirar ronda 3 cuando inferior todos -> naval Genua", "battle Roma: retreat round 3 when weaker all -> sea Genua"),
+    ("strid Roma: retirera rond 3 om svagare alla -> hav Genua", "battle Roma: retreat round 3 when weaker all -> sea Genua"),
+    ("invierno: disolver Legio 8", "winter: disband Legio 8"), ("vinter: upplös Legio 8", "winter: disband Legio 8"),
+    ("desplegar Ravenna: Caesar, Legio 8, Navis 2", "deploy Ravenna: Caesar, Legio 8, Navis 2"),
+    ("placera Ravenna: Caesar, Legio 8, Navis 2", "deploy Ravenna: Caesar, Legio 8, Navis 2"),
+    ("slå Legio 8", "fire Legio 8"), ("disparar Legio 8", "fire Legio 8"), ("passa", "pass"), ("pasar", "pass"),
+    ("batallas Roma, Genua", "battles Roma, Genua"), ("strider Roma, Genua", "battles Roma, Genua"),
+    ("batalla Roma: impactos Legio 8", "battle Roma: hits Legio 8"), ("strid Roma: ordning Legio 8", "battle Roma: order Legio 8"),
+    ("reagrupar Roma: Legio 8 -> Genua", "regroup Roma: Legio 8 -> Genua"), ("sorpresa Roma", "surprise Roma"),
+]
+
+
+@pytest.mark.parametrize(("localized", "english"), RULEBOOK_EXAMPLES)
+def test_spanish_and_swedish_keywords_give_the_english_order(localized: str, english: str) -> None:
+    from pbem.games.caesar.orders.language import parse_order
+
+    assert parse_order(localized, Side.CAESAR) == parse_order(english, Side.CAESAR)
+    assert parse_order(english.upper() if english.islower() else english, Side.CAESAR)  # English works as ever
+
+
+def test_no_keyword_is_a_word_of_any_name() -> None:
+    """A keyword replaced inside a place, block or card name would change the order: none is one."""
+    from pbem.games.caesar.orders.language import _KEYWORDS, _PHRASES, _WORD, _plain
+    from pbem.games.caesar.rules.board import block_aliases, default_board
+
+    board = default_board()
+    names = [n for sp in board.spaces.values() for n in (sp.name, *sp.aliases)]
+    names += [n for info in board.blocks.values() for n in (info.name, *block_aliases(info))]
+    names += [c.name for c in board.cards]
+    words = {_plain(w) for n in names for w in _WORD.findall(n)}
+    assert len(words) > 100
+    keywords = set(_KEYWORDS) | {w for pair in _PHRASES for w in pair}
+    assert not (keywords - {"jupiter"}) & words, (keywords - {"jupiter"}) & words  # the card is the order's own name
+
+
+def test_the_html_report_escapes_the_shared_phrases() -> None:
+    import dataclasses
+
+    from pbem.games.caesar.view.viewmodel import Losses, Odds, Tally
+
+    view = _views()[0]
+    assert view.changes is not None
+    odd = dataclasses.replace(view, changes=dataclasses.replace(view.changes, moves=(Tally("<b>X</b>", False, 2, "A & B"),)),
+                              odds=(Odds("Roma", 200, 50, (Losses("<i>Y</i>", False, "1.0", "0.5"),), ()),))
+    for lang in sorted(LANGUAGES):
+        html = render("caesar", view_context(odd, "html"), language=lang)
+        assert "<b>X</b>" not in html and "&lt;b&gt;X&lt;/b&gt; 2" in html and "A &amp; B" in html
+        assert "<i>Y</i>" not in html and "&lt;i&gt;Y&lt;/i&gt;" in html
+
+
+def _name_words() -> list[str]:
+    from pbem.games.caesar.rules.board import block_aliases, default_board
+
+    board = default_board()
+    names = [n for sp in board.spaces.values() for n in (sp.name, *sp.aliases)]
+    names += [n for info in board.blocks.values() for n in (info.name, *block_aliases(info))]
+    return sorted(set(names + [c.name for c in board.cards]))
+
+
+ENGLISH_WORDS = ["play", "discard", "deploy", "move", "sea", "main", "from", "levy", "at", "step", "jupiter",
+                 "vulcan", "no event", "surprise", "none", "pass", "battles", "battle", "retreat", "round",
+                 "when weaker", "all", "hits", "order", "regroup", "winter:", "navis", "disband", "fire", "hit"]
+
+
+@given(st.lists(st.sampled_from(_name_words() + ENGLISH_WORDS + ["->", ":", ",", "3", "Legio 8"]), max_size=12))
+@settings(max_examples=300, deadline=None)
+def test_an_english_line_is_left_as_it_is(parts: list[str]) -> None:
+    """Spanish and Swedish keywords never touch English keywords or any name: an English line is unchanged."""
+    from pbem.games.caesar.orders.language import english_keywords
+
+    line = " ".join(parts)
+    assert english_keywords(line) == line
+
+
+@given(st.text(max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_keyword_translation_never_fails_and_is_stable(text: str) -> None:
+    from pbem.games.caesar.orders.language import english_keywords
+
+    once = english_keywords(text)
+    assert english_keywords(once) == once
