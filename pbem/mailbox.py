@@ -530,9 +530,30 @@ def _address(text: str) -> str:
     return addr if ok else ""
 
 
-def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str) -> EmailMessage:
+def _domain(sender: str) -> str:
+    return parseaddr(sender)[1].rpartition("@")[2] or "pbem.invalid"
+
+
+def outgoing_id(game: str, rows: Sequence[OutboxRecord], sender: str) -> str:
+    """The Message-ID of the email made of ``rows``: the same message gets the same id if it
+    must be sent again after a crash, and a later mail can name it (``In-Reply-To``)."""
+    first = rows[0]
+    key = f"{game}/{first.created}/{first.step}/{first.kind}/{first.recipient}/{sorted(r.id or 0 for r in rows)}"
+    return f"<pbem.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{_domain(sender)}>"
+
+
+def thread_root(game: str, recipient: str, sender: str) -> str:
+    """The Message-ID every mail of one game to one recipient refers to first (``References``):
+    a message never sent, which mail programs show as the head of the game's thread."""
+    key = f"{game}/thread/{recipient}"
+    return f"<pbem.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{_domain(sender)}>"
+
+
+def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str, *, in_reply_to: str = "",
+                  references: Sequence[str] = ()) -> EmailMessage:
     """One email from one recipient's rows of one step and kind: the text as the body,
-    the HTML as its alternative. Every row must be for the same recipient."""
+    the HTML as its alternative. Every row must be for the same recipient. ``in_reply_to``
+    and ``references`` (Message-IDs) thread it in the recipient's mail program."""
     assert rows and len({(r.step, r.kind, r.recipient, r.submission_id) for r in rows}) == 1, "one recipient's rows only"
     text = next((r.body for r in rows if r.format == "text"), None)
     html = next((r.body for r in rows if r.format == "html"), None)
@@ -542,10 +563,11 @@ def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str)
     msg["To"] = to
     msg["Subject"] = first.subject
     msg["Date"] = formatdate(usegmt=True)
-    # The same message gets the same id if it must be sent again after a crash.
-    key = f"{game}/{first.created}/{first.step}/{first.kind}/{first.recipient}/{sorted(r.id or 0 for r in rows)}"
-    domain = parseaddr(sender)[1].rpartition("@")[2] or "pbem.invalid"
-    msg["Message-ID"] = f"<pbem.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
+    msg["Message-ID"] = outgoing_id(game, rows, sender)
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    if references:
+        msg["References"] = " ".join(dict.fromkeys(references))
     msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies to reports
     if text is not None:
         msg.set_content(text)
@@ -574,6 +596,7 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                 for row in st.outbox(kind=None, unsent=True):
                     if row.body:
                         groups.setdefault((row.step, row.kind, row.recipient, row.submission_id), []).append(row)
+                threads = _threads(gid, st, groups, sender)
                 for (step, kind, recipient, sid), rows in groups.items():
                     res = SendResult(gid, step, kind, recipient, _address(addresses.get(recipient, "")),
                                      [r.id or 0 for r in rows], "", submission=sid)
@@ -583,7 +606,8 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                     elif not res.to:
                         res.status = "no address"
                     else:
-                        msg = build_message(gid, rows, sender, res.to)
+                        parent, refs = threads.get((step, kind, recipient, sid), ("", ()))
+                        msg = build_message(gid, rows, sender, res.to, in_reply_to=parent, references=refs)
                         name = f"{gid}/step-{step:03d}-{kind}-{recipient}" + (f"-{sid}" if sid is not None else "")
                         try:
                             if mark:  # the "sent" mark commits right when the server has accepted the message
@@ -604,6 +628,34 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                     if on_result is not None:
                         on_result(res)
     return results, ""
+
+
+def _threads(game: str, st: Any, groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]],
+             sender: str) -> dict[tuple[int, str, str, int | None], tuple[str, tuple[str, ...]]]:
+    """Per group of rows to send, the message it answers and its references: a reply answers the
+    player's own message (the one that carried the submission), a report the recipient's report
+    of the step before; all of one game and recipient refer to the same thread head."""
+    sids = [sid for (_, kind, _, sid) in groups if sid is not None]
+    theirs = st.message_ids(sids)
+    earlier: dict[str, list[tuple[int, list[OutboxRecord]]]] = {}  # recipient -> (step, rows) of its reports
+    if any(kind == "report" for (_, kind, _, _) in groups):
+        by_step: dict[tuple[str, int], list[OutboxRecord]] = {}
+        for row in st.outbox(kind="report"):
+            by_step.setdefault((row.recipient, row.step), []).append(row)
+        for (who, step), rows in sorted(by_step.items()):
+            earlier.setdefault(who, []).append((step, rows))
+    out: dict[tuple[int, str, str, int | None], tuple[str, tuple[str, ...]]] = {}
+    for key in groups:
+        step, kind, recipient, sid = key
+        root = thread_root(game, recipient, sender)
+        parent = ""
+        if sid is not None:
+            parent = theirs.get(sid, "")
+        elif kind == "report":
+            before = [rows for s, rows in earlier.get(recipient, []) if s < step]
+            parent = outgoing_id(game, before[-1], sender) if before else ""
+        out[key] = (parent or root, (root, parent) if parent else (root,))
+    return out
 
 
 def send_summary(results: Sequence[SendResult], *, dry_run: bool = False) -> list[str]:

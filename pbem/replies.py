@@ -85,11 +85,14 @@ def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: i
     player = db.get(PlayerRecord, out.side)
     if player is None or not player.email:  # no registered side or no address: nobody to answer
         return
+    # The reply names the step the submission was for (a resend or a late one: an earlier step);
+    # it is queued under the step open now, when it is sent.
+    for_step = out.step if out.step is not None and out.step > 0 else step
     stands = None
-    if out.verdict is Verdict.REJECTED and not out.unverified:  # the player's own earlier orders still count
+    if out.verdict is Verdict.REJECTED and not out.unverified and for_step == step:  # his earlier orders still count
         stands = db.exec(select(SubmissionRecord.id).where(
             SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.side == out.side,
             SubmissionRecord.applied_step == step, SubmissionRecord.id < row.id)).first()  # type: ignore[operator]
     db.add(OutboxRecord(step=step, kind=REPLY, recipient=player.side, email=player.email, format="text",
-                        subject=f"[{game}] step {step}: your submission #{row.id}: {out.verdict.value}",
-                        body=reply_text(game, step, row.id, out, replaces=row.related, stands=stands), created=now, submission_id=row.id))
+                        subject=f"[{game}] step {for_step}: your submission #{row.id}: {out.verdict.value}",
+                        body=reply_text(game, for_step, row.id, out, replaces=row.related, stands=stands), created=now, submission_id=row.id))

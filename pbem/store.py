@@ -808,6 +808,15 @@ class Store:
             stands=stands,
         )
 
+    def message_ids(self, sids: Sequence[int]) -> dict[int, str]:
+        """The Message-ID of the mailbox message that carried each submission in ``sids`` (those that
+        came by mail with one), so that the reply to it can name it (``In-Reply-To``)."""
+        if not sids or not self._has_message_table:
+            return {}
+        with self._read() as db:
+            rows = db.exec(select(MessageRecord).where(MessageRecord.submission_id.in_(sids))).all()  # type: ignore[attr-defined]
+        return {r.submission_id: r.message_id for r in rows if r.message_id}
+
     def submissions(self) -> list[SubmissionRecord]:
         with self._read() as db:
             return list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]

@@ -1,0 +1,89 @@
+"""The mail a player receives: replies and reports thread in his mail program, a signature for
+the wrong game is answered to the signer, the map travels as a PNG, a plain reply with a
+password plays, and a player gets at most one mail per step."""
+
+from __future__ import annotations
+
+import email
+import mailbox
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from test_mail import make_games, plain_mail, signed, year_start_orders
+
+from pbem.games.caesar.rules.board import Side
+from pbem.mailbox import DryRunTransport, read_inbox, send_outbox
+from pbem.store import Home
+
+C, P = Side.CAESAR, Side.POMPEY
+SENDER = "Club PBEM <pbem@club.example>"
+
+
+def feed(home: Path, mbox: Path, *raws: bytes) -> None:
+    box = mailbox.mbox(str(mbox))
+    for raw in raws:
+        box.add(raw)
+    box.close()
+    read_inbox(Home(home), mbox=mbox)
+
+
+def sent_mail(home: Path, out: Path, game: str | None = None) -> list[EmailMessage]:
+    """Send the outbox into ``out`` (a dry run that marks the rows sent) and read back every message."""
+    before = set(out.rglob("*.eml")) if out.exists() else set()
+    results, failure = send_outbox(Home(home), DryRunTransport(out), SENDER, game=game)
+    assert not failure
+    msgs = []
+    for r in results:
+        assert r.status == "sent", r
+    for path in sorted(set(out.rglob("*.eml")) - before):
+        msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        msgs.append(msg)
+    return msgs
+
+
+def subject(msg: EmailMessage) -> str:
+    return " ".join(str(msg["Subject"]).split())
+
+
+# ---- threading ------------------------------------------------------------------------------
+
+
+def test_replies_and_reports_thread_and_name_the_step_of_the_submission(tmp_path: Path) -> None:
+    home, mbox, out = tmp_path / "home", tmp_path / "in.mbox", tmp_path / "out"
+    keys = make_games(home, "g")["g"]
+    caesar = signed(keys, "g", C, year_start_orders(home, "g", C))
+    pompey = signed(keys, "g", P, year_start_orders(home, "g", P))
+    first = sent_mail(home, out)  # the step-1 reports
+    reports1 = {str(m["To"]): m for m in first}
+    feed(home, mbox, plain_mail(caesar.to_armor(), "c1@ann.example", "ann@example.org"),
+         plain_mail(pompey.to_armor(), "p1@bob.example", "bob@example.net"))
+    with Home(home).open("g") as st:
+        assert st.status().step == 2
+    # Step 1 is resolved: an exact resend of Caesar's orders, and new orders for step 1, come late.
+    late = signed(keys, "g", C, year_start_orders(home, "g", C).replace("discard", "# late\ndiscard"))
+    feed(home, mbox, plain_mail(caesar.to_armor(), "c2@ann.example", "ann@example.org", subject="again"),
+         plain_mail(late.to_armor(), "c3@ann.example", "ann@example.org", subject="late"))
+    msgs = sent_mail(home, out)
+    by_subject = {subject(m): m for m in msgs}
+    dup = by_subject["[g] step 1: your submission #3: duplicate"]
+    assert "Game g, step 1, submission #3:" in dup.get_content()
+    rej = by_subject["[g] step 1: your submission #4: rejected"]
+    assert "Game g, step 1, submission #4: rejected: this answers step 1, but the game is at step 2" \
+        in rej.get_content()
+    # Each reply answers the player's own message, in the game's thread.
+    assert dup["In-Reply-To"] == "<c2@ann.example>" and rej["In-Reply-To"] == "<c3@ann.example>"
+    acc = by_subject["[g] step 1: your submission #1: accepted"]
+    assert acc["In-Reply-To"] == "<c1@ann.example>"
+    root = str(acc["References"]).split()[0]
+    assert str(acc["References"]).split() == [root, "<c1@ann.example>"]
+    # The step-2 report to Caesar answers his step-1 report, under the same thread head.
+    (report2,) = [m for m in msgs if m["To"] == "ann@example.org" and subject(m).startswith("[g] step 2:")]
+    report1 = reports1["ann@example.org"]
+    assert report2["In-Reply-To"] == report1["Message-ID"]
+    assert str(report2["References"]).split() == [root, report1["Message-ID"]]
+    assert report1["In-Reply-To"] == root and str(report1["References"]) == root
+    # Another recipient's thread is another one.
+    bob = reports1["bob@example.net"]
+    assert str(bob["References"]) != root
