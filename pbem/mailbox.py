@@ -598,7 +598,8 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                         groups.setdefault((row.step, row.kind, row.recipient, row.submission_id), []).append(row)
                 threads = _threads(gid, st, groups, sender)
                 for (step, kind, recipient, sid), rows in groups.items():
-                    res = SendResult(gid, step, kind, recipient, _address(addresses.get(recipient, "")),
+                    to = addresses.get(recipient) if recipient in addresses else _signer_address(home, gid, recipient)
+                    res = SendResult(gid, step, kind, recipient, _address(to or ""),
                                      [r.id or 0 for r in rows], "", submission=sid)
                     if kind == "reminder" and (step != status.step or recipient in status.received
                                                or recipient not in status.awaiting):
@@ -628,6 +629,19 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                     if on_result is not None:
                         on_result(res)
     return results, ""
+
+
+def _signer_address(home: Home, game: str, recipient: str) -> str:
+    """A reply to a player who signed for this game with his key of another game (recipient
+    ``SIDE@GAME``, see :func:`pbem.replies.queue_reply`): his address registered in that game."""
+    side, _, other = recipient.rpartition("@")
+    if not side or other == game or other not in home.games():
+        return ""
+    try:
+        with home.open(other, recover=False) as st:
+            return next((p.email for p in st.players() if p.side == side), "")
+    except (PbemError, OSError):
+        return ""
 
 
 def _threads(game: str, st: Any, groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]],

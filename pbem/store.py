@@ -629,7 +629,7 @@ class Store:
         if out.resolved_step is not None:
             assert out.adjudication is not None
             self._record_resolution(db, out.adjudication, out.events, Cause.SUBMISSION, row.id, out.resolved_step, self.clock())
-        queue_reply(db, self.game_id, row, out, snap.step, self._now())  # by email only; same transaction
+        queue_reply(db, self.game_id, row, out, snap.step, self._now(), self.path.parent)  # by email only; same transaction
         _checkpoint("before-commit")
 
     def _record_resolution(
