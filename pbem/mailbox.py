@@ -569,13 +569,56 @@ def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str,
     if references:
         msg["References"] = " ".join(dict.fromkeys(references))
     msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies to reports
+    mail_html, png = (html, None) if html is None else mail_map(html, msg["Message-ID"])
     if text is not None:
         msg.set_content(text)
-        if html is not None:
-            msg.add_alternative(html, subtype="html")
+        if mail_html is not None:
+            msg.add_alternative(mail_html, subtype="html")
     else:
-        msg.set_content(html or "", subtype="html")
+        msg.set_content(mail_html or "", subtype="html")
+    if png is not None:
+        cid, data = png
+        html_part = msg.get_body(preferencelist=("html",))
+        assert html_part is not None
+        html_part.add_related(data, maintype="image", subtype="png", cid=f"<{cid}>", filename="map.png",
+                              disposition="inline")
+    if html is not None and png is not None:  # the whole report, map included, for any browser
+        name = f"{game}-step-{first.step:03d}-{first.recipient}.html"
+        msg.add_attachment(html.encode("utf-8"), maintype="text", subtype="html", filename=name)
     return msg
+
+
+#: The map in a mail is a PNG this many pixels wide (the SVG's own proportions).
+MAP_PNG_WIDTH = 1600
+_SVG_RE = re.compile(r"<svg\b.*?</svg>", re.S)
+_DESC_RE = re.compile(r'<desc id="map-desc">(.*?)</desc>', re.S)
+
+
+def map_png(svg: str, width: int = MAP_PNG_WIDTH) -> bytes:
+    """The map drawn as a PNG from its SVG, by resvg (a Rust renderer shipped as a wheel: no
+    system library; it takes the machine's fonts)."""
+    import resvg_py
+
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
+
+
+def mail_map(html: str, message_id: str) -> tuple[str, tuple[str, bytes] | None]:
+    """The HTML report as a mail shows it: the webmail programs that matter drop inline SVG, so
+    the report's map (its first ``<svg>``) becomes an ``<img>`` of a PNG drawn from that SVG,
+    referenced by Content-ID; returns the HTML and (content id, PNG), or the HTML unchanged
+    and None when it has no map."""
+    import html as htmllib
+
+    found = _SVG_RE.search(html)
+    if found is None:
+        return html, None
+    svg = found.group(0)
+    cid = f"map.{message_id.strip('<>')}"
+    desc = _DESC_RE.search(svg)
+    alt = htmllib.escape(htmllib.unescape(desc.group(1)) if desc else "The map", quote=True)
+    img = (f'<img src="cid:{cid}" alt="{alt}" width="{MAP_PNG_WIDTH}" '
+           'style="display:block;width:100%;max-width:100%;height:auto;border:0">')
+    return html[: found.start()] + img + html[found.end():], (cid, map_png(svg))
 
 
 def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | None = None, mark: bool = True,

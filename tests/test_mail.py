@@ -323,7 +323,7 @@ def test_send_delivers_each_report_once_to_its_own_recipient(tmp_path: Path, smt
     for mail_from, rcpts, msg in handler.messages:
         assert mail_from == "pbem@club.example"
         assert len(rcpts) == 1 and msg["To"] == rcpts[0]
-        assert msg.get_content_type() == "multipart/alternative"
+        assert msg.get_content_type() == "multipart/mixed"  # text | HTML with the map as PNG; the report attached
         assert msg["Auto-Submitted"] == "auto-generated"
         subject = " ".join(msg["Subject"].split())  # a long Subject may be folded after the colon
         gid = "g" if subject.startswith("[g]") else "h"
@@ -335,10 +335,13 @@ def test_send_delivers_each_report_once_to_its_own_recipient(tmp_path: Path, smt
         step = own[0].step
         assert subject == own[0].subject
         (own_html,) = [row for row in unsent[gid] if (row.recipient, row.step, row.format) == (recipient, step, "html")]
-        assert html.strip() == (own_html.body or "").strip()
+        (attached,) = [p for p in msg.iter_attachments() if p.get_content_type() == "text/html"]
+        assert attached.get_content().replace("\r\n", "\n").strip() == (own_html.body or "").strip()
+        assert html.split("<img src=\"cid:")[0] == (own_html.body or "").split("<svg")[0]
         for row in unsent[gid]:  # nothing of another recipient's reports, of any step
             if row.recipient != recipient:
                 assert (row.body or "").strip() not in text and (row.body or "").strip() not in html
+                assert (row.body or "").strip() not in attached.get_content()
         delivered.add((gid, step, recipient))
     assert len(delivered) == 8
     for gid in ("g", "h"):

@@ -119,3 +119,47 @@ def test_a_key_of_another_game_is_answered_to_its_signer(tmp_path: Path) -> None
         assert st.status().step == 1
     with Home(home).open("h") as st:
         assert st.submissions() == [] and st.outbox(kind="reply") == []  # nothing in h's file
+
+
+# ---- the map as a PNG -----------------------------------------------------------------------
+
+
+def test_the_html_mail_carries_the_map_as_a_png_and_the_whole_report_attached(tmp_path: Path) -> None:
+    import re
+    from html import unescape as html_unescape
+
+    from pngcheck import read_png
+
+    home, out = tmp_path / "home", tmp_path / "out"
+    make_games(home, "g")
+    msgs = {str(m["To"]): m for m in sent_mail(home, out)}
+    msg = msgs["ann@example.org"]
+    with Home(home).open("g") as st:
+        stored = st.report("Caesar", "html").body or ""
+        text = st.report("Caesar", "text").body or ""
+    assert "<svg" in stored
+    assert msg.get_content_type() == "multipart/mixed"
+    plain = msg.get_body(preferencelist=("plain",))
+    html = msg.get_body(preferencelist=("html",))
+    assert plain is not None and html is not None
+    assert plain.get_content().replace("\r\n", "\n").strip() == text.strip()
+    body = html.get_content()
+    assert "<svg" not in body  # webmail drops inline SVG: the map is an image
+    ((cid, alt),) = re.findall(r'<img src="cid:([^"]+)" alt="([^"]+)"', body)
+    assert html_unescape(alt).startswith("Caesar's view: 705")  # the map's description, for blocked images
+    related = [p for p in msg.walk() if p.get_content_type() == "image/png"]
+    assert len(related) == 1 and related[0]["Content-ID"] == f"<{cid}>"
+    png = related[0].get_content()
+    image = read_png(png)
+    assert (image.width, image.height) == (1600, 800)
+    colours = image.colours()
+    # Drawn, not blank: the sea, Caesar's tan and Pompey's green blocks are there in quantity.
+    assert len(colours) > 50 and colours.most_common(1)[0][1] < image.width * image.height * 0.9
+    assert any(abs(r - 0xd2) < 8 and abs(g - 0xb4) < 8 and abs(b - 0x8c) < 8 for r, g, b in colours)
+    # The whole report, with its SVG map, is attached as a file any browser opens.
+    (attached,) = [p for p in msg.iter_attachments() if p.get_content_type() == "text/html"]
+    assert attached.get_filename() == "g-step-001-Caesar.html"
+    assert attached.get_content().replace("\r\n", "\n").strip() == stored.strip()
+    # Outside the map the mail's HTML is the report's.
+    assert re.sub(r"<img src=\"cid:[^>]*>", "", body).replace("\r\n", "\n").strip() == \
+        re.sub(r"<svg\b.*?</svg>", "", stored, flags=re.S).strip()
