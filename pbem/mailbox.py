@@ -53,6 +53,7 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 from pbem.decide import MODERATOR, Verdict, format_time
 from pbem.envelope import parse_submission
 from pbem.errors import EnvelopeError, PbemError
+from pbem.plainreply import plain_reply_game
 from pbem.store import Home, MessageKey, OutboxRecord, Receipt, _utcnow
 
 __all__ = [
@@ -343,11 +344,13 @@ def _route(home: Home, games: set[str], raw: bytes, digest: str) -> MessageResul
     sender, subject, message_id = _headers(raw)
     result = MessageResult(digest, message_id, sender, subject, NOT_DELIVERED)
     try:
-        sub = parse_submission(raw)
+        gid = parse_submission(raw).envelope.game
     except EnvelopeError as exc:
-        result.reason = f"no submission in it: {exc}"
-        return result
-    gid = sub.envelope.game
+        named = plain_reply_game(raw)  # a plain reply with a password: the subject names the game
+        if named is None:
+            result.reason = f"no submission in it: {exc}"
+            return result
+        gid = named
     if gid not in games:
         result.reason = f"it names game {gid!r}, which is not in {home.path}"
         return result
@@ -549,11 +552,24 @@ def thread_root(game: str, recipient: str, sender: str) -> str:
     return f"<pbem.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{_domain(sender)}>"
 
 
+def answer_footer(game: str, step: int, side: str, mode: str) -> str:
+    """The three lines that end a player's report mail: exactly how to answer it, for his mode
+    (``password`` or ``key``)."""
+    if mode == "password":
+        return (f"To answer: reply to this mail and keep its subject ([{game}] step {step}).\n"
+                "Write your orders, one per line, and one line: password: YOUR PASSWORD\n"
+                "Quoted text and your signature are left out; a reply tells you what was accepted.\n")
+    return (f"To answer: put your orders, one per line, in orders.txt and run\n"
+            f"  pbem sign --game {game} --side {side} --step {step} --key YOUR.key --armor < orders.txt\n"
+            "then paste the block it prints into a reply to this mail (or attach what --out writes).\n")
+
+
 def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str, *, in_reply_to: str = "",
-                  references: Sequence[str] = ()) -> EmailMessage:
+                  references: Sequence[str] = (), footer: str = "") -> EmailMessage:
     """One email from one recipient's rows of one step and kind: the text as the body,
     the HTML as its alternative. Every row must be for the same recipient. ``in_reply_to``
-    and ``references`` (Message-IDs) thread it in the recipient's mail program."""
+    and ``references`` (Message-IDs) thread it in the recipient's mail program; ``footer``
+    ends the text and the HTML (how to answer)."""
     assert rows and len({(r.step, r.kind, r.recipient, r.submission_id) for r in rows}) == 1, "one recipient's rows only"
     text = next((r.body for r in rows if r.format == "text"), None)
     html = next((r.body for r in rows if r.format == "html"), None)
@@ -570,6 +586,15 @@ def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str,
         msg["References"] = " ".join(dict.fromkeys(references))
     msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies to reports
     mail_html, png = (html, None) if html is None else mail_map(html, msg["Message-ID"])
+    if footer and text is not None:
+        text = text.rstrip("\n") + "\n\n" + footer
+    if footer and mail_html is not None:
+        import html as htmllib
+
+        shown = "<br>".join(htmllib.escape(x) for x in footer.splitlines())
+        block = f'<p class="answer" style="border-top:1px solid #c9b99a;padding-top:6px">{shown}</p>\n'
+        at = mail_html.rfind("</body>")
+        mail_html = mail_html[:at] + block + mail_html[at:] if at >= 0 else mail_html + block
     if text is not None:
         msg.set_content(text)
         if mail_html is not None:
@@ -632,7 +657,9 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
     with exclusive(home.path / ".pbem-send.lock", "send"):
         for gid in [game] if game else home.games():
             with home.open(gid) as st:
-                addresses = {p.side: p.email for p in st.players()}
+                players = st.players()
+                addresses = {p.side: p.email for p in players}
+                modes = {p.side: "password" if p.password_hash else "key" for p in players}
                 addresses[MODERATOR] = st.game().moderator_email
                 status = st.status()
                 groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]] = {}
@@ -651,7 +678,10 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                         res.status = "no address"
                     else:
                         parent, refs = threads.get((step, kind, recipient, sid), ("", ()))
-                        msg = build_message(gid, rows, sender, res.to, in_reply_to=parent, references=refs)
+                        footer = answer_footer(gid, step, recipient, modes[recipient]) \
+                            if kind == "report" and recipient in modes else ""
+                        msg = build_message(gid, rows, sender, res.to, in_reply_to=parent, references=refs,
+                                            footer=footer)
                         name = f"{gid}/step-{step:03d}-{kind}-{recipient}" + (f"-{sid}" if sid is not None else "")
                         try:
                             if mark:  # the "sent" mark commits right when the server has accepted the message

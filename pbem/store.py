@@ -96,6 +96,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_adjudicati
 )
 from pbem.envelope import (
     PASSWORD_WRONG,
+    SignedSubmission,
     check_password_of,
     key_fingerprint,
     parse_submission,
@@ -522,13 +523,34 @@ class Store:
         try:
             sub = parse_submission(raw)
         except EnvelopeError:
-            return raw, None
+            plain = self._plain_reply(raw)
+            if plain is None:
+                return raw, None
+            sub = plain
         if sub.password is None:
             return raw, None
         with self._read() as db:
             player = db.get(PlayerRecord, sub.envelope.side)
             self._throttle(db, sub.envelope.side)
         return without_password(sub), check_password_of(sub, player.password_hash if player else None)
+
+    def _plain_reply(self, raw: bytes) -> SignedSubmission | None:
+        """A plain email reply with a ``password:`` line (:mod:`pbem.plainreply`) as the password-mode
+        submission it makes, or None when it is not one. One that cannot be read is refused here,
+        stored nowhere (it holds a password), with what to write instead."""
+        from pbem.plainreply import has_password_line, plain_reply
+
+        if not has_password_line(raw):
+            return None
+        with self._read() as db:
+            emails = {p.side: p.email for p in db.exec(select(PlayerRecord)).all()}
+            last = {r: s for r, s in db.connection().exec_driver_sql(
+                "SELECT recipient, MAX(step) FROM outbox WHERE kind = 'report' GROUP BY recipient")}
+        try:
+            return plain_reply(raw, self.game_id, emails, last)
+        except EnvelopeError as exc:
+            raise StoreError(f"a plain reply with a password that cannot be read, so it was not stored (it holds a "
+                             f"password): {exc}") from None
 
     def _throttle(self, db: DbSession, side: str) -> None:
         """Refuse a password submission for ``side`` while it waits after wrong passwords (before any
@@ -1223,6 +1245,11 @@ class Home:
         try:
             return parse_submission(raw).envelope.game
         except EnvelopeError as exc:
+            from pbem.plainreply import plain_reply_game
+
+            named = plain_reply_game(raw)
+            if named is not None:
+                return named
             raise StoreError(f"cannot tell which game this submission is for: {exc}. Nothing was stored; "
                              "fix it, or give the game (--game) to record the rejection") from None
 

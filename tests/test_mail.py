@@ -329,6 +329,9 @@ def test_send_delivers_each_report_once_to_its_own_recipient(tmp_path: Path, smt
         gid = "g" if subject.startswith("[g]") else "h"
         (recipient,) = [who for who, addr in EMAILS[gid].items() if addr == rcpts[0]]
         text, html = parts(msg)
+        if recipient != "moderator":  # a player's report ends with how to answer it
+            text, footer = text.rstrip("\n").rsplit("\n\n", 1)
+            assert footer.startswith("To answer:") and len(footer.splitlines()) == 3
         own = [row for row in unsent[gid] if row.recipient == recipient and row.body
                and row.body.strip() == text.strip()]
         assert len(own) == 1, (gid, recipient)
@@ -338,6 +341,7 @@ def test_send_delivers_each_report_once_to_its_own_recipient(tmp_path: Path, smt
         (attached,) = [p for p in msg.iter_attachments() if p.get_content_type() == "text/html"]
         assert attached.get_content().replace("\r\n", "\n").strip() == (own_html.body or "").strip()
         assert html.split("<img src=\"cid:")[0] == (own_html.body or "").split("<svg")[0]
+        assert ('<p class="answer"' in html) == (recipient != "moderator")
         for row in unsent[gid]:  # nothing of another recipient's reports, of any step
             if row.recipient != recipient:
                 assert (row.body or "").strip() not in text and (row.body or "").strip() not in html
@@ -387,7 +391,7 @@ def test_dry_run_and_no_server(tmp_path: Path) -> None:
     with Home(home).open("g") as st:
         caesar = st.report("Caesar").body or ""
         assert all(row.sent is None for row in st.outbox())  # a dry run marks nothing
-    assert parts(msg)[0].strip() == caesar.strip()
+    assert parts(msg)[0].startswith(caesar.rstrip("\n") + "\n\nTo answer:")
     # Nobody listens on this port: exit 1 with a message, and nothing is marked sent.
     r = cli(home, "send", "--smtp", f"127.0.0.1:{_free_port()}", "--from", "pbem@club.example")
     assert r.exit_code == 1 and "cannot use the mail server" in r.output

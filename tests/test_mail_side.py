@@ -142,7 +142,7 @@ def test_the_html_mail_carries_the_map_as_a_png_and_the_whole_report_attached(tm
     plain = msg.get_body(preferencelist=("plain",))
     html = msg.get_body(preferencelist=("html",))
     assert plain is not None and html is not None
-    assert plain.get_content().replace("\r\n", "\n").strip() == text.strip()
+    assert plain.get_content().replace("\r\n", "\n").startswith(text.rstrip("\n") + "\n\nTo answer:")
     body = html.get_content()
     assert "<svg" not in body  # webmail drops inline SVG: the map is an image
     ((cid, alt),) = re.findall(r'<img src="cid:([^"]+)" alt="([^"]+)"', body)
@@ -161,5 +161,77 @@ def test_the_html_mail_carries_the_map_as_a_png_and_the_whole_report_attached(tm
     assert attached.get_filename() == "g-step-001-Caesar.html"
     assert attached.get_content().replace("\r\n", "\n").strip() == stored.strip()
     # Outside the map the mail's HTML is the report's.
+    body = re.sub(r'<p class="answer".*?</p>\n', "", body, flags=re.S)
     assert re.sub(r"<img src=\"cid:[^>]*>", "", body).replace("\r\n", "\n").strip() == \
         re.sub(r"<svg\b.*?</svg>", "", stored, flags=re.S).strip()
+
+
+# ---- playing with nothing but a mail program ---------------------------------------------
+
+
+def password_game(home: Path) -> dict[Side, object]:
+    from pbem.envelope import generate_keypair, hash_password
+    from pbem.store import GameSetup, PlayerSetup
+
+    keys = {P: generate_keypair()}
+    Home(home).create(GameSetup("g", (
+        PlayerSetup(C, "ann@example.org", password_hash=hash_password("open sesame")),
+        PlayerSetup(P, "bob@example.net", public_key=keys[P].public_text)), seed=11)).close()
+    return keys  # type: ignore[return-value]
+
+
+def reply_mail(orders: str, msg_id: str, subject: str, *, sender: str = "Ann <ann@example.org>",
+               received: str = "") -> bytes:
+    body = (f"{orders}\n\nOn Mon, 23 Nov 2026 at 16:00, Club PBEM <pbem@club.example> wrote:\n"
+            "> JULIUS CAESAR\n> move Genua -> Roma: Legio 8\n> password: the quoted report is left out\n"
+            "\n-- \nAnn\nplay Vulcan\n")
+    head = (received + f"From: {sender}\nTo: pbem@club.example\nSubject: {subject}\n"
+            f"Date: Mon, 23 Nov 2026 17:01:00 +0100\nMessage-ID: <{msg_id}>\n"
+            "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\n")
+    return (head + body).encode()
+
+
+def test_a_plain_reply_with_a_password_plays(tmp_path: Path) -> None:
+    home, out = tmp_path / "home", tmp_path / "out"
+    password_game(home)
+    first = {str(m["To"]): m for m in sent_mail(home, out)}
+    ann = first["ann@example.org"].get_body(preferencelist=("plain",))
+    bob = first["bob@example.net"].get_body(preferencelist=("plain",))
+    assert ann is not None and bob is not None
+    ann_end = ann.get_content().rstrip("\n").splitlines()[-3:]
+    assert ann_end == ["To answer: reply to this mail and keep its subject ([g] step 1).",
+                       "Write your orders, one per line, and one line: password: YOUR PASSWORD",
+                       "Quoted text and your signature are left out; a reply tells you what was accepted."]
+    bob_end = bob.get_content().rstrip("\n").splitlines()[-3:]
+    assert bob_end[0].startswith("To answer:") and \
+        bob_end[1] == "  pbem sign --game g --side Pompey --step 1 --key YOUR.key --armor < orders.txt"
+    subject1 = subject(first["ann@example.org"])
+
+    orders = year_start_orders(home, "g", C).strip()
+    raw = reply_mail(f"{orders}\npassword: open sesame", "plain1@ann.example", "Re: " + subject1)
+    feed(home, tmp_path / "a.mbox", raw)
+    # The same message again (delivered a second time, other transport headers): a duplicate.
+    feed(home, tmp_path / "b.mbox", reply_mail(f"{orders}\npassword: open sesame", "plain1@ann.example",
+                                               "Re: " + subject1, received="Received: from relay2\n"))
+    # A new message whose subject names the game but no step: the step of Ann's last report, step 1.
+    feed(home, tmp_path / "c.mbox", reply_mail(f"password: open sesame\n{orders}", "plain2@ann.example",
+                                               "[g] my orders"))
+    # A wrong password: the fixed sentence; nothing applied.
+    feed(home, tmp_path / "d.mbox", reply_mail(f"{orders}\npassword: open sesam", "plain3@ann.example",
+                                               "Re: " + subject1))
+    with Home(home).open("g") as st:
+        subs = st.submissions()
+        assert [(s.verdict, s.side, s.step) for s in subs] == [
+            ("superseded", "Caesar", 1), ("duplicate", "Caesar", 1), ("accepted", "Caesar", 1),
+            ("rejected", "Caesar", 1)]
+        assert subs[0].orders == orders and subs[2].related == 1
+        assert st.status().step == 1 and st.status().received == ("Caesar",)
+    data = (home / "g.db").read_bytes() + b"".join(p.read_bytes() for p in home.glob("g.db-*"))
+    assert b"open sesame" not in data and b"open sesam" not in data  # never stored, right or wrong
+    replies = {subject(m): m.get_content() for m in sent_mail(home, out)}
+    assert "your orders for step 1 were received" in replies["[g] step 1: your submission #1: accepted"]
+    assert "an exact resend of submission #1" in replies["[g] step 1: your submission #2: duplicate"]
+    assert "failed verification" in replies["[g] step 1: your submission #4: rejected"]
+    from pbem.store import Home as H
+    with H(home).open("g") as st:
+        assert st.verify().ok
