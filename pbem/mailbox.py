@@ -504,9 +504,10 @@ class SendResult:
     recipient: str
     to: str
     rows: list[int]
-    status: str  # sent | written | refused | no address | stale
+    status: str  # sent | written | refused | no address | stale | held
     detail: str = ""
     submission: int | None = None  # a reply: the submission it answers
+    folded: list[int] = field(default_factory=list)  # a report: the earlier steps folded into it
 
     def line(self) -> str:
         what = f"{self.game}: step {self.step} {self.kind} for {self.recipient}"
@@ -516,6 +517,12 @@ class SendResult:
             return f"{what}: not sent, {self.recipient} has no email address"
         if self.status == "stale":
             return f"{what}: not sent, the step no longer waits for {self.recipient}"
+        if self.status == "held" and self.kind == "reply":
+            return f"{what}: held, it goes at the top of his next report mail"
+        if self.status == "held":
+            return f"{what}: held, it asks nothing of {self.recipient}; it goes with his next mail that does"
+        if self.folded:
+            what += f" (with step{'s' if len(self.folded) > 1 else ''} {', '.join(map(str, self.folded))})"
         if self.status == "refused":
             return f"{what} -> {self.to}: refused by the server ({self.detail}); it stays in the outbox"
         return f"{what} -> {self.to}: {self.status}" + (f" ({self.detail})" if self.status == "written" else "")
@@ -523,7 +530,7 @@ class SendResult:
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "step": self.step, "kind": self.kind, "recipient": self.recipient,
                 "to": self.to, "rows": self.rows, "status": self.status, "detail": self.detail,
-                "submission": self.submission}
+                "submission": self.submission, "folded": self.folded}
 
 
 def _address(text: str) -> str:
@@ -565,10 +572,11 @@ def answer_footer(game: str, step: int, side: str, mode: str) -> str:
 
 
 def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str, *, in_reply_to: str = "",
-                  references: Sequence[str] = (), footer: str = "") -> EmailMessage:
+                  references: Sequence[str] = (), footer: str = "", header: str = "") -> EmailMessage:
     """One email from one recipient's rows of one step and kind: the text as the body,
     the HTML as its alternative. Every row must be for the same recipient. ``in_reply_to``
-    and ``references`` (Message-IDs) thread it in the recipient's mail program; ``footer``
+    and ``references`` (Message-IDs) thread it in the recipient's mail program; ``header``
+    opens the text (a reply folded into the report), ``footer``
     ends the text and the HTML (how to answer)."""
     assert rows and len({(r.step, r.kind, r.recipient, r.submission_id) for r in rows}) == 1, "one recipient's rows only"
     text = next((r.body for r in rows if r.format == "text"), None)
@@ -586,6 +594,8 @@ def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str,
         msg["References"] = " ".join(dict.fromkeys(references))
     msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies to reports
     mail_html, png = (html, None) if html is None else mail_map(html, msg["Message-ID"])
+    if header and text is not None:
+        text = header.rstrip("\n") + "\n\n" + text
     if footer and text is not None:
         text = text.rstrip("\n") + "\n\n" + footer
     if footer and mail_html is not None:
@@ -667,12 +677,32 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                     if row.body:
                         groups.setdefault((row.step, row.kind, row.recipient, row.submission_id), []).append(row)
                 threads = _threads(gid, st, groups, sender)
+                held = _held(st, groups)
+                # A player who folds gets the replies that accept his orders (or note a resend) at the top
+                # of his next report mail, not on their own: one mail per step. A rejection goes at once.
+                folding = st.folding()
+                sids = [sid for (_, kind, who, sid) in groups if kind == "reply" and sid is not None and folding.get(who)]
+                verdicts = st.verdicts(sids)
+                sent_with_report: set[tuple[int, str, str, int | None]] = set()
+                waiting_replies = {key for key in groups if key[1] == "reply" and key[3] in verdicts
+                                   and verdicts[key[3]] != "rejected"}
                 for (step, kind, recipient, sid), rows in groups.items():
+                    if (step, kind, recipient, sid) in sent_with_report:
+                        continue
+                    if (step, kind, recipient, sid) in waiting_replies:
+                        res = SendResult(gid, step, kind, recipient, "", [r.id or 0 for r in rows], "held",
+                                         submission=sid)
+                        results.append(res)
+                        if on_result is not None:
+                            on_result(res)
+                        continue  # sent with his next report (below)
                     to = addresses.get(recipient) if recipient in addresses else _signer_address(home, gid, recipient)
                     res = SendResult(gid, step, kind, recipient, _address(to or ""),
                                      [r.id or 0 for r in rows], "", submission=sid)
-                    if kind == "reminder" and (step != status.step or recipient in status.received
-                                               or recipient not in status.awaiting):
+                    if kind == "report" and (step, recipient) in held:
+                        res.status = "held"
+                    elif kind == "reminder" and (step != status.step or recipient in status.received
+                                                 or recipient not in status.awaiting):
                         res.status = "stale"
                     elif not res.to:
                         res.status = "no address"
@@ -680,8 +710,21 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                         parent, refs = threads.get((step, kind, recipient, sid), ("", ()))
                         footer = answer_footer(gid, step, recipient, modes[recipient]) \
                             if kind == "report" and recipient in modes else ""
+                        if kind == "report":  # the held reports before it go with it (marked sent together)
+                            earlier = sorted(s for (s, who) in held if who == recipient and s < step)
+                            for s in earlier:
+                                res.rows += [r.id or 0 for r in groups[(s, kind, recipient, None)]]
+                                held.discard((s, recipient))
+                            res.folded = earlier
+                        header = ""
+                        if kind == "report":
+                            for key in sorted(k for k in waiting_replies if k[2] == recipient):
+                                res.rows += [r.id or 0 for r in groups[key]]
+                                header += groups[key][0].body or ""
+                                waiting_replies.discard(key)
+                                sent_with_report.add(key)
                         msg = build_message(gid, rows, sender, res.to, in_reply_to=parent, references=refs,
-                                            footer=footer)
+                                            footer=footer, header=header)
                         name = f"{gid}/step-{step:03d}-{kind}-{recipient}" + (f"-{sid}" if sid is not None else "")
                         try:
                             if mark:  # the "sent" mark commits right when the server has accepted the message
@@ -702,6 +745,16 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                     if on_result is not None:
                         on_result(res)
     return results, ""
+
+
+def _held(st: Any, groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]]) -> set[tuple[int, str]]:
+    """The (step, side) reports not to send now: steps that ask nothing of a player who folds them
+    (:meth:`pbem.store.Store.folding`); each goes, marked sent, with his next report that asks."""
+    folding = st.folding()
+    steps = [step for (step, kind, who, _) in groups if kind == "report" and folding.get(who)]
+    asks = st.asks(steps) if steps else {}
+    return {(step, who) for (step, kind, who, _) in groups if kind == "report" and folding.get(who)
+            and not asks[step][1] and who not in asks[step][0]}
 
 
 def _signer_address(home: Home, game: str, recipient: str) -> str:
@@ -731,6 +784,7 @@ def _threads(game: str, st: Any, groups: dict[tuple[int, str, str, int | None], 
             by_step.setdefault((row.recipient, row.step), []).append(row)
         for (who, step), rows in sorted(by_step.items()):
             earlier.setdefault(who, []).append((step, rows))
+    folding = st.folding()
     out: dict[tuple[int, str, str, int | None], tuple[str, tuple[str, ...]]] = {}
     for key in groups:
         step, kind, recipient, sid = key
@@ -739,8 +793,13 @@ def _threads(game: str, st: Any, groups: dict[tuple[int, str, str, int | None], 
         if sid is not None:
             parent = theirs.get(sid, "")
         elif kind == "report":
-            before = [rows for s, rows in earlier.get(recipient, []) if s < step]
-            parent = outgoing_id(game, before[-1], sender) if before else ""
+            for s, rows in reversed([(s, rows) for s, rows in earlier.get(recipient, []) if s < step]):
+                if recipient in folding and folding[recipient]:  # a held report was never a mail of its own
+                    awaiting, over = st.asks([s])[s]
+                    if not over and recipient not in awaiting:
+                        continue
+                parent = outgoing_id(game, rows, sender)
+                break
         out[key] = (parent or root, (root, parent) if parent else (root,))
     return out
 
@@ -766,5 +825,7 @@ def send_summary(results: Sequence[SendResult], *, dry_run: bool = False) -> lis
         parts.append(f"{counts['no address']} without an address")
     if counts.get("stale"):
         parts.append(f"{counts['stale']} reminder(s) no longer needed")
+    if counts.get("held"):
+        parts.append(f"{counts['held']} held for the player's next mail that asks something of him")
     lines.append("; ".join(parts) if results else "nothing to send")
     return lines

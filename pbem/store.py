@@ -688,7 +688,12 @@ class Store:
                               created=format_time(now)))
         emails = {p.side: p.email for p in db.exec(select(PlayerRecord)).all()}
         emails[MODERATOR] = game.moderator_email
+        folding = self._folding(db)
         for recipient in self.recipients:
+            # A player who gets mail only for the steps that ask something of him (folding, the default):
+            # the report of such a step tells what happened since his last report that asked something.
+            fold = folding.get(recipient, False) and (step.over or step.awaits(recipient))
+            last_mailed = self._last_asking_report(db, recipient, before=step.number) if fold else None
             for fmt in FORMATS:
                 since = db.exec(
                     select(OutboxRecord.upto_event)
@@ -696,9 +701,63 @@ class Store:
                            OutboxRecord.kind == "report")
                     .order_by(OutboxRecord.step.desc())  # type: ignore[attr-defined]
                 ).first()
+                if fold:
+                    since = db.exec(select(OutboxRecord.upto_event).where(
+                        OutboxRecord.recipient == recipient, OutboxRecord.format == fmt,
+                        OutboxRecord.kind == "report", OutboxRecord.step == last_mailed)).first() \
+                        if last_mailed is not None else 0
                 db.add(OutboxRecord(step=step.number, recipient=recipient, email=emails.get(recipient, ""),
                                     format=fmt, subject=report_subject(game.id, step.number, step.title),
                                     since_event=since or 0, upto_event=last_event, created=format_time(now)))
+
+    # -- mail folding: one mail per step that asks something of a player
+    def _folding(self, db: DbSession) -> dict[str, bool]:
+        """Per side, whether its reports of steps that ask nothing of it are folded into its next
+        mail that asks something (the default; a player may opt out: :meth:`set_folding`)."""
+        prefs = {side: True for side in self.system.sides}
+        conn = db.connection()
+        if conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mail_pref'").first():
+            for side, fold in conn.exec_driver_sql("SELECT side, fold FROM mail_pref"):
+                if side in prefs:
+                    prefs[side] = bool(fold)
+        return prefs
+
+    def folding(self) -> dict[str, bool]:
+        with self._read() as db:
+            return self._folding(db)
+
+    def set_folding(self, side: str, fold: bool) -> None:
+        """Store a player's choice: fold the steps that ask nothing of him (True) or a mail every step."""
+        if side not in self.system.sides:
+            raise StoreError(f"game {self.game_id} has no side {side!r}; its sides are {', '.join(self.system.sides)}")
+        with self._write() as db:
+            conn = db.connection()
+            conn.exec_driver_sql("CREATE TABLE IF NOT EXISTS mail_pref (side VARCHAR PRIMARY KEY, fold INTEGER NOT NULL)")
+            conn.exec_driver_sql("INSERT INTO mail_pref (side, fold) VALUES (?, ?) "
+                                 "ON CONFLICT(side) DO UPDATE SET fold = excluded.fold", (side, int(fold)))
+
+    def _asks(self, db: DbSession, step: int) -> tuple[tuple[str, ...], bool]:
+        """The sides step ``step`` waited for when it opened, and whether the game was over then."""
+        snap = db.get(SnapshotRecord, step)
+        if snap is None:
+            return (), False
+        info = self.system.load(json.loads(snap.session)).step()
+        return info.awaiting, info.over
+
+    def asks(self, steps: Sequence[int]) -> dict[int, tuple[tuple[str, ...], bool]]:
+        with self._read() as db:
+            return {s: self._asks(db, s) for s in set(steps)}
+
+    def _last_asking_report(self, db: DbSession, recipient: str, before: int) -> int | None:
+        """The latest step before ``before`` whose report asked something of ``recipient`` (None: none)."""
+        steps = db.exec(select(OutboxRecord.step).where(
+            OutboxRecord.recipient == recipient, OutboxRecord.kind == "report", OutboxRecord.step < before)
+            .distinct().order_by(OutboxRecord.step.desc())).all()  # type: ignore[attr-defined]
+        for s in steps:
+            awaiting, over = self._asks(db, s)
+            if over or recipient in awaiting:
+                return s
+        return None
 
     def render_pending(self) -> int:
         """Fill every report whose body is missing (deterministic: from the stored log).
@@ -838,6 +897,15 @@ class Store:
         with self._read() as db:
             rows = db.exec(select(MessageRecord).where(MessageRecord.submission_id.in_(sids))).all()  # type: ignore[attr-defined]
         return {r.submission_id: r.message_id for r in rows if r.message_id}
+
+    def verdicts(self, sids: Sequence[int]) -> dict[int, str]:
+        """The verdict of each submission in ``sids``."""
+        if not sids:
+            return {}
+        with self._read() as db:
+            rows = db.exec(select(SubmissionRecord.id, SubmissionRecord.verdict).where(
+                SubmissionRecord.id.in_(sids))).all()  # type: ignore[union-attr]
+        return {int(i): str(v) for i, v in rows}
 
     def submissions(self) -> list[SubmissionRecord]:
         with self._read() as db:

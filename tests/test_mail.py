@@ -316,9 +316,13 @@ def test_send_delivers_each_report_once_to_its_own_recipient(tmp_path: Path, smt
     r = cli(home, "send", "--smtp", server, "--from", "Club PBEM <pbem@club.example>")
     assert r.exit_code == 0, (r.output, r.exception)
     assert "h: moderator has no email address" in r.stdout
-    assert r.stdout.splitlines()[-1] == "8 message(s) sent; 1 without an address"
-    # g: Caesar, Pompey and the moderator at steps 1 and 2; h: Caesar and Pompey at step 1.
-    assert len(handler.messages) == 8
+    # Step 2 of g asks only Player 1 for orders: the other player's step-2 report waits for his next mail.
+    with home_.open("g") as st:
+        (idle,) = [s for s in ("Caesar", "Pompey") if s not in st.status().awaiting]
+    assert r.stdout.splitlines()[-1] == ("7 message(s) sent; 1 without an address; 1 held for the "
+                                         "player's next mail that asks something of him")
+    # g: Caesar, Pompey and the moderator at step 1, Player 1 and the moderator at step 2; h: Caesar and Pompey.
+    assert len(handler.messages) == 7
     delivered = set()
     for mail_from, rcpts, msg in handler.messages:
         assert mail_from == "pbem@club.example"
@@ -347,16 +351,17 @@ def test_send_delivers_each_report_once_to_its_own_recipient(tmp_path: Path, smt
                 assert (row.body or "").strip() not in text and (row.body or "").strip() not in html
                 assert (row.body or "").strip() not in attached.get_content()
         delivered.add((gid, step, recipient))
-    assert len(delivered) == 8
+    assert len(delivered) == 7
     for gid in ("g", "h"):
         with home_.open(gid) as st:
             for row in st.outbox(kind=None):
-                assert (row.sent is None) == (row.recipient == "moderator" and gid == "h"), row
+                assert (row.sent is None) == ((row.recipient == "moderator" and gid == "h")
+                                              or (gid, row.step, row.recipient) == ("g", 2, idle)), row
 
     again = cli(home, "send", "--smtp", server, "--from", "pbem@club.example", "--json")
     assert again.exit_code == 0
-    assert len(handler.messages) == 8  # nothing sent twice
-    assert {x["status"] for x in json.loads(again.stdout)["results"]} == {"no address"}
+    assert len(handler.messages) == 7  # nothing sent twice
+    assert {x["status"] for x in json.loads(again.stdout)["results"]} == {"no address", "held"}
 
 
 def test_refused_message_stays_unsent(tmp_path: Path, smtp: Any) -> None:
@@ -407,6 +412,9 @@ def test_replies_to_mailed_submissions(tmp_path: Path, smtp: Any) -> None:
     handler, _, server = smtp
     home = tmp_path / "home"
     keys = make_games(home, "g", "h")
+    with Home(home).open("g") as st:  # a mail at every step, and every reply on its own (no folding)
+        for side in Side:
+            st.set_folding(side.value, False)
     stranger = {s: generate_keypair() for s in Side}
     caesar = signed(keys["g"], "g", C, year_start_orders(home, "g", C))
     froms = ["someone@elsewhere.example", "bob.private@example.net", "eve@evil.example", "ann.work@example.org",

@@ -10,6 +10,7 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
 from test_mail import make_games, plain_mail, signed, year_start_orders
 
 from pbem.games.caesar.rules.board import Side
@@ -35,7 +36,7 @@ def sent_mail(home: Path, out: Path, game: str | None = None) -> list[EmailMessa
     assert not failure
     msgs = []
     for r in results:
-        assert r.status in ("sent", "no address"), r
+        assert r.status in ("sent", "no address", "held"), r
     for path in sorted(set(out.rglob("*.eml")) - before):
         msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
         assert isinstance(msg, EmailMessage)
@@ -53,6 +54,9 @@ def subject(msg: EmailMessage) -> str:
 def test_replies_and_reports_thread_and_name_the_step_of_the_submission(tmp_path: Path) -> None:
     home, mbox, out = tmp_path / "home", tmp_path / "in.mbox", tmp_path / "out"
     keys = make_games(home, "g")["g"]
+    with Home(home).open("g") as st:  # every reply on its own (no folding: tested below)
+        for side in Side:
+            st.set_folding(side.value, False)
     caesar = signed(keys, "g", C, year_start_orders(home, "g", C))
     pompey = signed(keys, "g", P, year_start_orders(home, "g", P))
     first = sent_mail(home, out)  # the step-1 reports
@@ -194,6 +198,8 @@ def reply_mail(orders: str, msg_id: str, subject: str, *, sender: str = "Ann <an
 def test_a_plain_reply_with_a_password_plays(tmp_path: Path) -> None:
     home, out = tmp_path / "home", tmp_path / "out"
     password_game(home)
+    with Home(home).open("g") as st:  # every reply on its own (no folding: tested below)
+        st.set_folding("Caesar", False)
     first = {str(m["To"]): m for m in sent_mail(home, out)}
     ann = first["ann@example.org"].get_body(preferencelist=("plain",))
     bob = first["bob@example.net"].get_body(preferencelist=("plain",))
@@ -235,3 +241,91 @@ def test_a_plain_reply_with_a_password_plays(tmp_path: Path) -> None:
     from pbem.store import Home as H
     with H(home).open("g") as st:
         assert st.verify().ok
+
+
+# ---- one mail per step that asks something -------------------------------------------------
+
+
+def test_steps_that_ask_nothing_are_folded_into_the_next_mail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    from pbem.core.rng import Rng
+    from pbem.envelope import new_envelope, sign_envelope
+    from pbem.games.caesar.rules.autoplay import random_orders
+
+    monkeypatch.setattr("pbem.mailbox.mail_map", lambda html, mid: (html, None))  # the PNG is tested above; slow here
+    home, out = tmp_path / "home", tmp_path / "out"
+    keys = make_games(home, "g")["g"]
+    with Home(home).open("g") as st:
+        st.set_folding("Pompey", False)  # Pompey opts out: a mail at every step
+        assert st.folding() == {"Caesar": True, "Pompey": False}
+    mails: dict[str, list[tuple[int, list[int], object]]] = {"Caesar": [], "Pompey": []}
+
+    def send() -> None:
+        results, failure = send_outbox(Home(home), DryRunTransport(out), SENDER, game="g")
+        assert not failure
+        for r in results:
+            if r.status == "sent" and r.kind == "report" and r.recipient in mails:
+                mails[r.recipient].append((r.step, r.folded, r))  # type: ignore[arg-type]
+
+    send()
+    rng, n = Rng(3), 0
+    while n < 40:
+        with Home(home).open("g") as st:
+            status = st.status()
+            if status.step > 14:
+                break
+            side = next(s for s in status.awaiting if s not in status.received)
+            session = st.adjudication().session
+            orders = random_orders(session, Side(side), rng)
+            env = new_envelope("g", side, status.step, orders,
+                               nonce=hashlib.sha256(str(n).encode()).hexdigest()[:32])
+            st.receive(sign_envelope(env, keys[Side(side)].private_pem).to_json().encode())
+            n += 1
+        send()
+    with Home(home).open("g") as st:
+        last = st.status().step
+        asks = st.asks(range(1, last + 1))
+        reports = {(r.recipient, r.step, r.format): r for r in st.outbox()}
+    assert [s for s, _, _ in mails["Pompey"]] == list(range(1, last + 1))  # opted out: every step
+    caesar = [s for s, _, _ in mails["Caesar"]]
+    assert len(caesar) == len(set(caesar))  # at most one mail a step
+    asked = [s for s in range(1, last + 1) if "Caesar" in asks[s][0] or asks[s][1]]
+    assert caesar == asked and len(asked) < last  # exactly the steps that ask him something
+    held = [s for s in range(1, last + 1) if s not in asked]
+    assert sorted(s for _, folded, _ in mails["Caesar"] for s in folded) == [s for s in held if s < caesar[-1]]
+    for (s, _, _), (prev, _, _) in zip(mails["Caesar"][1:], mails["Caesar"]):
+        # His report tells everything since his last mail, the folded steps included.
+        assert reports[("Caesar", s, "text")].since_event == reports[("Caesar", prev, "text")].upto_event
+    with Home(home).open("g") as st:
+        assert st.verify().ok
+
+
+def test_a_folding_player_gets_his_acceptances_in_his_next_report_mail(tmp_path: Path) -> None:
+    home, mbox, out = tmp_path / "home", tmp_path / "in.mbox", tmp_path / "out"
+    keys = make_games(home, "g")["g"]
+    sent_mail(home, out)  # the step-1 reports
+    caesar = signed(keys, "g", C, year_start_orders(home, "g", C))
+    feed(home, mbox, plain_mail(caesar.to_armor(), "c1@ann.example", "ann@example.org"))
+    assert sent_mail(home, out) == []  # the acceptance waits for his next report mail
+    bad = signed(keys, "g", C, "discard 9/9\nplay nonsense\n")
+    feed(home, tmp_path / "b.mbox", plain_mail(bad.to_armor(), "c2@ann.example", "ann@example.org"))
+    (rejection,) = sent_mail(home, out)  # a rejection goes at once: he must send again
+    assert subject(rejection) == "[g] step 1: your submission #2: rejected"
+    pompey = signed(keys, "g", P, year_start_orders(home, "g", P))
+    feed(home, tmp_path / "c.mbox", plain_mail(pompey.to_armor(), "p1@bob.example", "bob@example.net"))
+    msgs = sent_mail(home, out)
+    with Home(home).open("g") as st:
+        awaited = st.status().awaiting
+        caesar_reply = next(r for r in st.outbox(kind="reply") if r.submission_id == 1)
+        assert (caesar_reply.sent is not None) == ("Caesar" in awaited)
+    for who, addr in (("Caesar", "ann@example.org"), ("Pompey", "bob@example.net")):
+        mine = [m for m in msgs if m["To"] == addr]
+        if who not in awaited:
+            assert mine == []  # nothing asked of him: his report and reply wait for his next mail
+            continue
+        (report,) = mine
+        assert subject(report).startswith("[g] step 2:")
+        text = report.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+        sid = 1 if who == "Caesar" else 3
+        assert text.startswith(f"Game g, step 1, submission #{sid}: your orders")
