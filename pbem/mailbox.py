@@ -53,6 +53,7 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 from pbem.decide import MODERATOR, Verdict, format_time
 from pbem.envelope import parse_submission
 from pbem.errors import EnvelopeError, PbemError
+from pbem.plainreply import plain_reply_game
 from pbem.store import Home, MessageKey, OutboxRecord, Receipt, _utcnow
 
 __all__ = [
@@ -367,11 +368,13 @@ def _route(home: Home, games: set[str], raw: bytes, digest: str) -> MessageResul
     sender, subject, message_id = _headers(raw)
     result = MessageResult(digest, message_id, sender, subject, NOT_DELIVERED)
     try:
-        sub = parse_submission(raw)
+        gid = parse_submission(raw).envelope.game
     except EnvelopeError as exc:
-        result.reason = f"no submission in it: {exc}"
-        return result
-    gid = sub.envelope.game
+        named = plain_reply_game(raw)  # a plain reply with a password: the subject names the game
+        if named is None:
+            result.reason = f"no submission in it: {exc}"
+            return result
+        gid = named
     if gid not in games:
         result.reason = f"it names game {gid!r}, which is not in {home.path}"
         return result
@@ -525,10 +528,11 @@ class SendResult:
     recipient: str
     to: str
     rows: list[int]
-    status: str  # sent | written | refused | no address | stale
+    status: str  # sent | written | refused | no address | stale | held
     detail: str = ""
     submission: int | None = None  # a reply: the submission it answers
     unit: str = "step"  # "round": a tournament's mail
+    folded: list[int] = field(default_factory=list)  # a report: the earlier steps folded into it
 
     def line(self) -> str:
         what = f"{self.game}: {self.unit} {self.step} {self.kind} for {self.recipient}"
@@ -538,6 +542,12 @@ class SendResult:
             return f"{what}: not sent, {self.recipient} has no email address"
         if self.status == "stale":
             return f"{what}: not sent, the step no longer waits for {self.recipient}"
+        if self.status == "held" and self.kind == "reply":
+            return f"{what}: held, it goes at the top of his next report mail"
+        if self.status == "held":
+            return f"{what}: held, it asks nothing of {self.recipient}; it goes with his next mail that does"
+        if self.folded:
+            what += f" (with step{'s' if len(self.folded) > 1 else ''} {', '.join(map(str, self.folded))})"
         if self.status == "refused":
             return f"{what} -> {self.to}: refused by the server ({self.detail}); it stays in the outbox"
         return f"{what} -> {self.to}: {self.status}" + (f" ({self.detail})" if self.status == "written" else "")
@@ -545,7 +555,7 @@ class SendResult:
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "step": self.step, "kind": self.kind, "recipient": self.recipient,
                 "to": self.to, "rows": self.rows, "status": self.status, "detail": self.detail,
-                "submission": self.submission, "unit": self.unit}
+                "submission": self.submission, "unit": self.unit, "folded": self.folded}
 
 
 def _address(text: str) -> str:
@@ -555,9 +565,44 @@ def _address(text: str) -> str:
     return addr if ok else ""
 
 
-def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str) -> EmailMessage:
+def _domain(sender: str) -> str:
+    return parseaddr(sender)[1].rpartition("@")[2] or "pbem.invalid"
+
+
+def outgoing_id(game: str, rows: Sequence[OutboxRecord], sender: str) -> str:
+    """The Message-ID of the email made of ``rows``: the same message gets the same id if it
+    must be sent again after a crash, and a later mail can name it (``In-Reply-To``)."""
+    first = rows[0]
+    key = f"{game}/{first.created}/{first.step}/{first.kind}/{first.recipient}/{sorted(r.id or 0 for r in rows)}"
+    return f"<pbem.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{_domain(sender)}>"
+
+
+def thread_root(game: str, recipient: str, sender: str) -> str:
+    """The Message-ID every mail of one game to one recipient refers to first (``References``):
+    a message never sent, which mail programs show as the head of the game's thread."""
+    key = f"{game}/thread/{recipient}"
+    return f"<pbem.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{_domain(sender)}>"
+
+
+def answer_footer(game: str, step: int, side: str, mode: str) -> str:
+    """The three lines that end a player's report mail: exactly how to answer it, for his mode
+    (``password`` or ``key``)."""
+    if mode == "password":
+        return (f"To answer: reply to this mail and keep its subject ([{game}] step {step}).\n"
+                "Write your orders, one per line, and one line: password: YOUR PASSWORD\n"
+                "Quoted text and your signature are left out; a reply tells you what was accepted.\n")
+    return (f"To answer: put your orders, one per line, in orders.txt and run\n"
+            f"  pbem sign --game {game} --side {side} --step {step} --key YOUR.key --armor < orders.txt\n"
+            "then paste the block it prints into a reply to this mail (or attach what --out writes).\n")
+
+
+def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str, *, in_reply_to: str = "",
+                  references: Sequence[str] = (), footer: str = "", header: str = "") -> EmailMessage:
     """One email from one recipient's rows of one step and kind: the text as the body,
-    the HTML as its alternative. Every row must be for the same recipient."""
+    the HTML as its alternative. Every row must be for the same recipient. ``in_reply_to``
+    and ``references`` (Message-IDs) thread it in the recipient's mail program; ``header``
+    opens the text (a reply folded into the report), ``footer``
+    ends the text and the HTML (how to answer)."""
     assert rows and len({(r.step, r.kind, r.recipient, r.submission_id) for r in rows}) == 1, "one recipient's rows only"
     text = next((r.body for r in rows if r.format == "text"), None)
     html = next((r.body for r in rows if r.format == "html"), None)
@@ -567,18 +612,73 @@ def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str)
     msg["To"] = to
     msg["Subject"] = first.subject
     msg["Date"] = formatdate(usegmt=True)
-    # The same message gets the same id if it must be sent again after a crash.
-    key = f"{game}/{first.created}/{first.step}/{first.kind}/{first.recipient}/{sorted(r.id or 0 for r in rows)}"
-    domain = parseaddr(sender)[1].rpartition("@")[2] or "pbem.invalid"
-    msg["Message-ID"] = f"<pbem.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>"
+    msg["Message-ID"] = outgoing_id(game, rows, sender)
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    if references:
+        msg["References"] = " ".join(dict.fromkeys(references))
     msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies to reports
+    mail_html, png = (html, None) if html is None else mail_map(html, msg["Message-ID"])
+    if header and text is not None:
+        text = header.rstrip("\n") + "\n\n" + text
+    if footer and text is not None:
+        text = text.rstrip("\n") + "\n\n" + footer
+    if footer and mail_html is not None:
+        import html as htmllib
+
+        shown = "<br>".join(htmllib.escape(x) for x in footer.splitlines())
+        block = f'<p class="answer" style="border-top:1px solid #c9b99a;padding-top:6px">{shown}</p>\n'
+        at = mail_html.rfind("</body>")
+        mail_html = mail_html[:at] + block + mail_html[at:] if at >= 0 else mail_html + block
     if text is not None:
         msg.set_content(text)
-        if html is not None:
-            msg.add_alternative(html, subtype="html")
+        if mail_html is not None:
+            msg.add_alternative(mail_html, subtype="html")
     else:
-        msg.set_content(html or "", subtype="html")
+        msg.set_content(mail_html or "", subtype="html")
+    if png is not None:
+        cid, data = png
+        html_part = msg.get_body(preferencelist=("html",))
+        assert html_part is not None
+        html_part.add_related(data, maintype="image", subtype="png", cid=f"<{cid}>", filename="map.png",
+                              disposition="inline")
+    if html is not None and png is not None:  # the whole report, map included, for any browser
+        name = f"{game}-step-{first.step:03d}-{first.recipient}.html"
+        msg.add_attachment(html.encode("utf-8"), maintype="text", subtype="html", filename=name)
     return msg
+
+
+#: The map in a mail is a PNG this many pixels wide (the SVG's own proportions).
+MAP_PNG_WIDTH = 1600
+_SVG_RE = re.compile(r"<svg\b.*?</svg>", re.S)
+_DESC_RE = re.compile(r'<desc id="map-desc">(.*?)</desc>', re.S)
+
+
+def map_png(svg: str, width: int = MAP_PNG_WIDTH) -> bytes:
+    """The map drawn as a PNG from its SVG, by resvg (a Rust renderer shipped as a wheel: no
+    system library; it takes the machine's fonts)."""
+    import resvg_py
+
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
+
+
+def mail_map(html: str, message_id: str) -> tuple[str, tuple[str, bytes] | None]:
+    """The HTML report as a mail shows it: the webmail programs that matter drop inline SVG, so
+    the report's map (its first ``<svg>``) becomes an ``<img>`` of a PNG drawn from that SVG,
+    referenced by Content-ID; returns the HTML and (content id, PNG), or the HTML unchanged
+    and None when it has no map."""
+    import html as htmllib
+
+    found = _SVG_RE.search(html)
+    if found is None:
+        return html, None
+    svg = found.group(0)
+    cid = f"map.{message_id.strip('<>')}"
+    desc = _DESC_RE.search(svg)
+    alt = htmllib.escape(htmllib.unescape(desc.group(1)) if desc else "The map", quote=True)
+    img = (f'<img src="cid:{cid}" alt="{alt}" width="{MAP_PNG_WIDTH}" '
+           'style="display:block;width:100%;max-width:100%;height:auto;border:0">')
+    return html[: found.start()] + img + html[found.end():], (cid, map_png(svg))
 
 
 def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | None = None, mark: bool = True,
@@ -592,23 +692,64 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
     with exclusive(home.path / ".pbem-send.lock", "send"):
         for gid in [game] if game else home.games():
             with home.open(gid) as st:
-                addresses = {p.side: p.email for p in st.players()}
+                players = st.players()
+                addresses = {p.side: p.email for p in players}
+                modes = {p.side: "password" if p.password_hash else "key" for p in players}
                 addresses[MODERATOR] = st.game().moderator_email
                 status = st.status()
                 groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]] = {}
                 for row in st.outbox(kind=None, unsent=True):
                     if row.body:
                         groups.setdefault((row.step, row.kind, row.recipient, row.submission_id), []).append(row)
+                threads = _threads(gid, st, groups, sender)
+                held = _held(st, groups)
+                # A player who folds gets the replies that accept his orders (or note a resend) at the top
+                # of his next report mail, not on their own: one mail per step. A rejection goes at once.
+                folding = st.folding()
+                sids = [sid for (_, kind, who, sid) in groups if kind == "reply" and sid is not None and folding.get(who)]
+                verdicts = st.verdicts(sids)
+                sent_with_report: set[tuple[int, str, str, int | None]] = set()
+                waiting_replies = {key for key in groups if key[1] == "reply" and key[3] in verdicts
+                                   and verdicts[key[3]] != "rejected"}
                 for (step, kind, recipient, sid), rows in groups.items():
-                    res = SendResult(gid, step, kind, recipient, _address(addresses.get(recipient, "")),
+                    if (step, kind, recipient, sid) in sent_with_report:
+                        continue
+                    if (step, kind, recipient, sid) in waiting_replies:
+                        res = SendResult(gid, step, kind, recipient, "", [r.id or 0 for r in rows], "held",
+                                         submission=sid)
+                        results.append(res)
+                        if on_result is not None:
+                            on_result(res)
+                        continue  # sent with his next report (below)
+                    to = addresses.get(recipient) if recipient in addresses else _signer_address(home, gid, recipient)
+                    res = SendResult(gid, step, kind, recipient, _address(to or ""),
                                      [r.id or 0 for r in rows], "", submission=sid)
-                    if kind == "reminder" and (step != status.step or recipient in status.received
-                                               or recipient not in status.awaiting):
+                    if kind == "report" and (step, recipient) in held:
+                        res.status = "held"
+                    elif kind == "reminder" and (step != status.step or recipient in status.received
+                                                 or recipient not in status.awaiting):
                         res.status = "stale"
                     elif not res.to:
                         res.status = "no address"
                     else:
-                        msg = build_message(gid, rows, sender, res.to)
+                        parent, refs = threads.get((step, kind, recipient, sid), ("", ()))
+                        footer = answer_footer(gid, step, recipient, modes[recipient]) \
+                            if kind == "report" and recipient in modes else ""
+                        if kind == "report":  # the held reports before it go with it (marked sent together)
+                            earlier = sorted(s for (s, who) in held if who == recipient and s < step)
+                            for s in earlier:
+                                res.rows += [r.id or 0 for r in groups[(s, kind, recipient, None)]]
+                                held.discard((s, recipient))
+                            res.folded = earlier
+                        header = ""
+                        if kind == "report":
+                            for key in sorted(k for k in waiting_replies if k[2] == recipient):
+                                res.rows += [r.id or 0 for r in groups[key]]
+                                header += groups[key][0].body or ""
+                                waiting_replies.discard(key)
+                                sent_with_report.add(key)
+                        msg = build_message(gid, rows, sender, res.to, in_reply_to=parent, references=refs,
+                                            footer=footer, header=header)
                         name = f"{gid}/step-{step:03d}-{kind}-{recipient}" + (f"-{sid}" if sid is not None else "")
                         try:
                             if mark:  # the "sent" mark commits right when the server has accepted the message
@@ -686,6 +827,63 @@ def _send_tournament_mail(home: Home, transport: Transport, sender: str, mark: b
     return ""
 
 
+def _held(st: Any, groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]]) -> set[tuple[int, str]]:
+    """The (step, side) reports not to send now: steps that ask nothing of a player who folds them
+    (:meth:`pbem.store.Store.folding`); each goes, marked sent, with his next report that asks."""
+    folding = st.folding()
+    steps = [step for (step, kind, who, _) in groups if kind == "report" and folding.get(who)]
+    asks = st.asks(steps) if steps else {}
+    return {(step, who) for (step, kind, who, _) in groups if kind == "report" and folding.get(who)
+            and not asks[step][1] and who not in asks[step][0]}
+
+
+def _signer_address(home: Home, game: str, recipient: str) -> str:
+    """A reply to a player who signed for this game with his key of another game (recipient
+    ``SIDE@GAME``, see :func:`pbem.replies.queue_reply`): his address registered in that game."""
+    side, _, other = recipient.rpartition("@")
+    if not side or other == game or other not in home.games():
+        return ""
+    try:
+        with home.open(other, recover=False) as st:
+            return next((p.email for p in st.players() if p.side == side), "")
+    except (PbemError, OSError):
+        return ""
+
+
+def _threads(game: str, st: Any, groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]],
+             sender: str) -> dict[tuple[int, str, str, int | None], tuple[str, tuple[str, ...]]]:
+    """Per group of rows to send, the message it answers and its references: a reply answers the
+    player's own message (the one that carried the submission), a report the recipient's report
+    of the step before; all of one game and recipient refer to the same thread head."""
+    sids = [sid for (_, kind, _, sid) in groups if sid is not None]
+    theirs = st.message_ids(sids)
+    earlier: dict[str, list[tuple[int, list[OutboxRecord]]]] = {}  # recipient -> (step, rows) of its reports
+    if any(kind == "report" for (_, kind, _, _) in groups):
+        by_step: dict[tuple[str, int], list[OutboxRecord]] = {}
+        for row in st.outbox(kind="report"):
+            by_step.setdefault((row.recipient, row.step), []).append(row)
+        for (who, step), rows in sorted(by_step.items()):
+            earlier.setdefault(who, []).append((step, rows))
+    folding = st.folding()
+    out: dict[tuple[int, str, str, int | None], tuple[str, tuple[str, ...]]] = {}
+    for key in groups:
+        step, kind, recipient, sid = key
+        root = thread_root(game, recipient, sender)
+        parent = ""
+        if sid is not None:
+            parent = theirs.get(sid, "")
+        elif kind == "report":
+            for s, rows in reversed([(s, rows) for s, rows in earlier.get(recipient, []) if s < step]):
+                if recipient in folding and folding[recipient]:  # a held report was never a mail of its own
+                    awaiting, over = st.asks([s])[s]
+                    if not over and recipient not in awaiting:
+                        continue
+                parent = outgoing_id(game, rows, sender)
+                break
+        out[key] = (parent or root, (root, parent) if parent else (root,))
+    return out
+
+
 def send_summary(results: Sequence[SendResult], *, dry_run: bool = False) -> list[str]:
     """The closing lines of ``pbem send``: recipients without an address (once per game
     and recipient, not once per message), then the counts."""
@@ -708,5 +906,7 @@ def send_summary(results: Sequence[SendResult], *, dry_run: bool = False) -> lis
         parts.append(f"{counts['no address']} without an address")
     if counts.get("stale"):
         parts.append(f"{counts['stale']} reminder(s) no longer needed")
+    if counts.get("held"):
+        parts.append(f"{counts['held']} held for the player's next mail that asks something of him")
     lines.append("; ".join(parts) if results else "nothing to send")
     return lines

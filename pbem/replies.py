@@ -23,6 +23,7 @@ reports), and they are derived from the verdicts the replay checks.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.decide import Outcome, Verdict
@@ -31,7 +32,8 @@ from pbem.locale import translations
 if TYPE_CHECKING:  # pbem.store imports this module
     from pbem.tables import SubmissionRecord
 
-__all__ = ["MAIL_SOURCES", "REPLY", "forged_text", "queue_reply", "reply_subject", "reply_text"]
+__all__ = ["MAIL_SOURCES", "REPLY", "forged_text", "other_game_text", "queue_reply", "reply_subject", "reply_text",
+           "signer_elsewhere"]
 
 REPLY = "reply"
 #: Sources of submissions that came by email (``pbem inbox``): only these get a reply.
@@ -43,6 +45,50 @@ def forged_text(game: str, language: str = "en") -> str:
     _ = translations(language).gettext
     return _("A message claiming to be your orders for game %(game)s failed verification and was ignored; "
              "if it was you, sign again with your key.") % {"game": game} + "\n"
+
+
+def other_game_text(game: str, step: int, sid: int, side: str, signer_game: str) -> str:
+    """The reply to a submission for ``game`` signed with the key its sender plays ``side`` of
+    ``signer_game`` with; it goes to him, at his address in that game, and says nothing of either
+    game that he did not write himself."""
+    return (f"Game {game}, step {step}, submission #{sid}: rejected: signed by you as {side} of {signer_game}; "
+            f"this was sent for {game}. Nothing was applied in either game.\n"
+            f"If these orders are for {signer_game}, sign them again for game {signer_game}; if they are for "
+            f"{game}, sign them with the key you play {game} with.\n")
+
+
+def signer_elsewhere(home: Path, game: str, raw: bytes) -> tuple[str, str, str] | None:
+    """The game of the same home folder, other than ``game``, the side and the registered address
+    whose public key made the signature of ``raw``; None when no registered key did (a forgery, a
+    password, an unreadable submission). Only for answering the signer: nothing of it is stored."""
+    from pbem.envelope import parse_submission, verify_signature
+    from pbem.errors import EnvelopeError, PbemError
+    from pbem.store import Home
+
+    try:
+        sub = parse_submission(raw)
+    except EnvelopeError:
+        return None
+    if sub.signature is None:
+        return None
+    folder = Home(home)
+    for other in folder.games():
+        if other == game:
+            continue
+        try:
+            with folder.open(other, recover=False) as st:
+                players = st.players()
+        except (PbemError, OSError):  # a damaged or busy file: it cannot be that game
+            continue
+        for p in players:
+            if not p.public_key:
+                continue
+            try:
+                verify_signature(sub, p.public_key)
+            except EnvelopeError:
+                continue
+            return (other, p.side, p.email) if p.email else None
+    return None
 
 
 def reply_text(game: str, step: int, sid: int, out: Outcome, *, replaces: int | None = None,
@@ -89,26 +135,44 @@ def reply_subject(game: str, step: int, sid: int, verdict: Verdict, language: st
         "game": game, "step": step, "sid": sid, "verdict": words.get(verdict, verdict.value)}
 
 
-def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: int, now: str) -> None:
+def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: int, now: str,
+                home: Path | None = None) -> None:
     """Add the reply to ``row`` (just decided as ``out`` while ``step`` was open) to the
     outbox, in the caller's transaction, when the submission came by email and names a
-    registered side with an address; otherwise do nothing."""
+    registered side with an address; otherwise do nothing.
+
+    A signature that fails here but was made with a key registered in another game of the same
+    ``home`` is answered to that signer (recipient ``SIDE@GAME``: ``pbem send`` looks up his
+    registered address in that game) instead of to this game's player."""
     from sqlmodel import select
 
     from pbem.tables import OutboxRecord, PlayerRecord, SubmissionRecord
 
     if not (row.source or "").startswith(MAIL_SOURCES) or out.side is None or row.id is None:
         return
+    for_step = out.step if out.step is not None and out.step > 0 else step
+    if out.unverified and home is not None:
+        elsewhere = signer_elsewhere(home, game, row.raw)
+        if elsewhere is not None:
+            other, side, email = elsewhere
+            db.add(OutboxRecord(step=step, kind=REPLY, recipient=f"{side}@{other}", email=email, format="text",
+                                subject=f"[{game}] step {for_step}: your submission #{row.id}: {out.verdict.value}",
+                                body=other_game_text(game, for_step, row.id, side, other), created=now,
+                                submission_id=row.id))
+            return
     player = db.get(PlayerRecord, out.side)
     if player is None or not player.email:  # no registered side or no address: nobody to answer
         return
+    # The reply names the step the submission was for (a resend or a late one: an earlier step);
+    # it is queued under the step open now, when it is sent.
     stands = None
-    if out.verdict is Verdict.REJECTED and not out.unverified:  # the player's own earlier orders still count
+    if out.verdict is Verdict.REJECTED and not out.unverified and for_step == step:  # his earlier orders still count
         stands = db.exec(select(SubmissionRecord.id).where(
             SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.side == out.side,
             SubmissionRecord.applied_step == step, SubmissionRecord.id < row.id)).first()  # type: ignore[operator]
     language = player.language or "en"  # a language line of this very submission counts already (store)
     db.add(OutboxRecord(step=step, kind=REPLY, recipient=player.side, email=player.email, format="text",
-                        subject=reply_subject(game, step, row.id, out.verdict, language),
-                        body=reply_text(game, step, row.id, out, replaces=row.related, stands=stands, language=language),
+                        subject=reply_subject(game, for_step, row.id, out.verdict, language),
+                        body=reply_text(game, for_step, row.id, out, replaces=row.related, stands=stands,
+                                        language=language),
                         created=now, submission_id=row.id, language=language))

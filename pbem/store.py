@@ -100,6 +100,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_adjudicati
 )
 from pbem.envelope import (
     PASSWORD_WRONG,
+    SignedSubmission,
     check_password_of,
     key_fingerprint,
     parse_submission,
@@ -544,13 +545,34 @@ class Store:
         try:
             sub = parse_submission(raw)
         except EnvelopeError:
-            return raw, None
+            plain = self._plain_reply(raw)
+            if plain is None:
+                return raw, None
+            sub = plain
         if sub.password is None:
             return raw, None
         with self._read() as db:
             player = db.get(PlayerRecord, sub.envelope.side)
             self._throttle(db, sub.envelope.side)
         return without_password(sub), check_password_of(sub, player.password_hash if player else None)
+
+    def _plain_reply(self, raw: bytes) -> SignedSubmission | None:
+        """A plain email reply with a ``password:`` line (:mod:`pbem.plainreply`) as the password-mode
+        submission it makes, or None when it is not one. One that cannot be read is refused here,
+        stored nowhere (it holds a password), with what to write instead."""
+        from pbem.plainreply import has_password_line, plain_reply
+
+        if not has_password_line(raw):
+            return None
+        with self._read() as db:
+            emails = {p.side: p.email for p in db.exec(select(PlayerRecord)).all()}
+            last = {r: s for r, s in db.connection().exec_driver_sql(
+                "SELECT recipient, MAX(step) FROM outbox WHERE kind = 'report' GROUP BY recipient")}
+        try:
+            return plain_reply(raw, self.game_id, emails, last)
+        except EnvelopeError as exc:
+            raise StoreError(f"a plain reply with a password that cannot be read, so it was not stored (it holds a "
+                             f"password): {exc}") from None
 
     def _throttle(self, db: DbSession, side: str) -> None:
         """Refuse a password submission for ``side`` while it waits after wrong passwords (before any
@@ -656,7 +678,7 @@ class Store:
         if out.resolved_step is not None:
             assert out.adjudication is not None
             self._record_resolution(db, out.adjudication, out.events, Cause.SUBMISSION, row.id, out.resolved_step, self.clock())
-        queue_reply(db, self.game_id, row, out, snap.step, self._now())  # by email only; same transaction
+        queue_reply(db, self.game_id, row, out, snap.step, self._now(), self.path.parent)  # by email only; same transaction
         _checkpoint("before-commit")
 
     def _record_resolution(
@@ -703,13 +725,72 @@ class Store:
             "SELECT recipient, format, upto_event FROM outbox AS o WHERE kind = 'report' AND step = "
             "(SELECT MAX(step) FROM outbox WHERE kind = 'report' AND recipient = o.recipient AND format = o.format)")}
         languages = {p.side: p.language or "en" for p in players}
+        folding = self._folding(db)
         for recipient in self.recipients:
+            # A player who gets mail only for the steps that ask something of him (folding, the default):
+            # the report of such a step tells what happened since his last report that asked something.
+            fold = folding.get(recipient, False) and (step.over or step.awaits(recipient))
+            last_mailed = self._last_asking_report(db, recipient, before=step.number) if fold else None
             for fmt in FORMATS:
                 since = last.get((recipient, fmt))
+                if fold:
+                    since = db.exec(select(OutboxRecord.upto_event).where(
+                        OutboxRecord.recipient == recipient, OutboxRecord.format == fmt,
+                        OutboxRecord.kind == "report", OutboxRecord.step == last_mailed)).first() \
+                        if last_mailed is not None else 0
                 db.add(OutboxRecord(step=step.number, recipient=recipient, email=emails.get(recipient, ""),
                                     format=fmt, subject=report_subject(game.id, step.number, step.title),
                                     since_event=since or 0, upto_event=last_event, created=format_time(now),
                                     language=languages.get(recipient, "en")))
+
+    # -- mail folding: one mail per step that asks something of a player
+    def _folding(self, db: DbSession) -> dict[str, bool]:
+        """Per side, whether its reports of steps that ask nothing of it are folded into its next
+        mail that asks something (the default; a player may opt out: :meth:`set_folding`)."""
+        prefs = {side: True for side in self.system.sides}
+        conn = db.connection()
+        if conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mail_pref'").first():
+            for side, fold in conn.exec_driver_sql("SELECT side, fold FROM mail_pref"):
+                if side in prefs:
+                    prefs[side] = bool(fold)
+        return prefs
+
+    def folding(self) -> dict[str, bool]:
+        with self._read() as db:
+            return self._folding(db)
+
+    def set_folding(self, side: str, fold: bool) -> None:
+        """Store a player's choice: fold the steps that ask nothing of him (True) or a mail every step."""
+        if side not in self.system.sides:
+            raise StoreError(f"game {self.game_id} has no side {side!r}; its sides are {', '.join(self.system.sides)}")
+        with self._write() as db:
+            conn = db.connection()
+            conn.exec_driver_sql("CREATE TABLE IF NOT EXISTS mail_pref (side VARCHAR PRIMARY KEY, fold INTEGER NOT NULL)")
+            conn.exec_driver_sql("INSERT INTO mail_pref (side, fold) VALUES (?, ?) "
+                                 "ON CONFLICT(side) DO UPDATE SET fold = excluded.fold", (side, int(fold)))
+
+    def _asks(self, db: DbSession, step: int) -> tuple[tuple[str, ...], bool]:
+        """The sides step ``step`` waited for when it opened, and whether the game was over then."""
+        snap = db.get(SnapshotRecord, step)
+        if snap is None:
+            return (), False
+        info = self.system.load(json.loads(snap.session)).step()
+        return info.awaiting, info.over
+
+    def asks(self, steps: Sequence[int]) -> dict[int, tuple[tuple[str, ...], bool]]:
+        with self._read() as db:
+            return {s: self._asks(db, s) for s in set(steps)}
+
+    def _last_asking_report(self, db: DbSession, recipient: str, before: int) -> int | None:
+        """The latest step before ``before`` whose report asked something of ``recipient`` (None: none)."""
+        steps = db.exec(select(OutboxRecord.step).where(
+            OutboxRecord.recipient == recipient, OutboxRecord.kind == "report", OutboxRecord.step < before)
+            .distinct().order_by(OutboxRecord.step.desc())).all()  # type: ignore[attr-defined]
+        for s in steps:
+            awaiting, over = self._asks(db, s)
+            if over or recipient in awaiting:
+                return s
+        return None
 
     def render_pending(self) -> int:
         """Fill every report whose body is missing (deterministic: from the stored log).
@@ -878,6 +959,24 @@ class Store:
             waiting_for=waiting,
             stands=stands,
         )
+
+    def message_ids(self, sids: Sequence[int]) -> dict[int, str]:
+        """The Message-ID of the mailbox message that carried each submission in ``sids`` (those that
+        came by mail with one), so that the reply to it can name it (``In-Reply-To``)."""
+        if not sids or not self._has_message_table:
+            return {}
+        with self._read() as db:
+            rows = db.exec(select(MessageRecord).where(MessageRecord.submission_id.in_(sids))).all()  # type: ignore[attr-defined]
+        return {r.submission_id: r.message_id for r in rows if r.message_id}
+
+    def verdicts(self, sids: Sequence[int]) -> dict[int, str]:
+        """The verdict of each submission in ``sids``."""
+        if not sids:
+            return {}
+        with self._read() as db:
+            rows = db.exec(select(SubmissionRecord.id, SubmissionRecord.verdict).where(
+                SubmissionRecord.id.in_(sids))).all()  # type: ignore[union-attr]
+        return {int(i): str(v) for i, v in rows}
 
     def submissions(self) -> list[SubmissionRecord]:
         with self._read() as db:
@@ -1289,6 +1388,11 @@ class Home:
         try:
             return parse_submission(raw).envelope.game
         except EnvelopeError as exc:
+            from pbem.plainreply import plain_reply_game
+
+            named = plain_reply_game(raw)
+            if named is not None:
+                return named
             raise StoreError(f"cannot tell which game this submission is for: {exc}. Nothing was stored; "
                              "fix it, or give the game (--game) to record the rejection") from None
 

@@ -4,6 +4,9 @@ A seeded random game is played to its second battle; Caesar's report and the
 moderator's are rendered with the game's report context and the core's templates (tests/report_helpers.py), written to
 ``tmp_path`` and loaded with a ``file://`` URL (no network) in Chromium:
 
+* at phone widths (360, 390 and 420 px) the page never scrolls sideways (only the map does), no
+  table is wider than the page, and no badge (Cleopatra's, a side's, a card) is cut, even with the
+  most crowded row of the location table;
 * a screenshot at phone width (420 px) is decoded with the standard library
   (``tests/pngcheck.py``) and must show the map: its sea, many colours, and the
   Caesar, Pompey and Cleopatra colours inside the map;
@@ -329,3 +332,56 @@ def test_phone_screenshot_shows_the_map(played: Reports, chromium: str, tmp_path
     assert count(out_of_legend, TAN) > 300, "no Caesar block drawn on the map"
     assert count(out_of_legend, GREEN) > 300, "no Pompey block drawn on the map"
     assert count(out_of_legend, BLUE) > 20, "no port ring drawn on the map"
+
+
+# ---- phone width: nothing cut, nothing scrolls but the map --------------------------------
+
+MEASURE = """<script>
+(function () {
+  var out = {page: document.documentElement.scrollWidth, view: window.innerWidth, tables: [], cut: []};
+  document.querySelectorAll("table").forEach(function (t) {
+    out.tables.push([t.scrollWidth, t.parentElement.clientWidth]);
+  });
+  document.querySelectorAll(".side, .die, .cards li").forEach(function (b) {
+    var r = b.getBoundingClientRect(), box = (b.closest("td, li, p, div") || document.body).getBoundingClientRect();
+    if (b.closest("td, p, li, div") === b) { box = b.parentElement.getBoundingClientRect(); }
+    if (r.right > box.right + 0.5 || r.left < box.left - 0.5 || r.right > window.innerWidth) {
+      out.cut.push(b.textContent.trim());
+    }
+  });
+  parent.document.body.setAttribute("data-measure", JSON.stringify(out));
+})();
+</script>"""
+
+
+@pytest.mark.parametrize("width", [360, 390, 420])
+def test_phone_width_nothing_cut_nothing_scrolls_but_the_map(played: Reports, chromium: str, tmp_path: Path,
+                                                             width: int) -> None:
+    import json
+    import re
+
+    for page in (played.player_html, played.moderator_html):
+        probe = tmp_path / f"probe-{width}-{page.name}"
+        html = page.read_text(encoding="utf-8").replace("</body>", MEASURE + "</body>")
+        # The most crowded row a game gives (a contested city, Jupiter's defectors, Cleopatra), first in the table.
+        crowded = ('<tr class="contested"><td class="loc">Carthago Nova<span class="where">1 VP, contested</span></td>'
+                   '<td><span class="blk">Pompey Legio 10 III</span>, <span class="blk">Equitatus 2 IV</span></td>'
+                   '<td><span class="blk">Caesar Legio 37 III</span>, <span class="side cleopatra">Cleopatra IV</span>'
+                   '</td></tr>')
+        assert '<table class="locations">' in html
+        html = re.sub(r'(<table class="locations">.*?<tbody>)', lambda m: m.group(1) + crowded, html, count=1, flags=re.S)
+        # Headless Chromium's window is at least 500 px wide: the page goes in a frame of the phone's width
+        # (srcdoc: same origin, so the measurement can be written into the outer page).
+        from html import escape
+
+        probe.write_text(f'<!DOCTYPE html><html><body style="margin:0"><iframe style="width:{width}px;height:1600px;'
+                         f'border:0" srcdoc="{escape(html, quote=True)}"></iframe></body></html>', encoding="utf-8")
+        dom = run_chromium(chromium, probe, tmp_path, "--dump-dom", f"--window-size={width},1600").stdout
+        found = re.search(r'data-measure="([^"]*)"', dom)
+        assert found, "the measuring script did not run"
+        m = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+        assert m["view"] == width, m
+        assert m["page"] <= m["view"], (page.name, width, m)  # the page itself never scrolls sideways
+        for scroll, room in m["tables"]:
+            assert scroll <= room, (page.name, width, "a table scrolls sideways", m)
+        assert m["cut"] == [], (page.name, width, "badges cut at the edge", m["cut"])

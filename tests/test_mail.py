@@ -316,40 +316,52 @@ def test_send_delivers_each_report_once_to_its_own_recipient(tmp_path: Path, smt
     r = cli(home, "send", "--smtp", server, "--from", "Club PBEM <pbem@club.example>")
     assert r.exit_code == 0, (r.output, r.exception)
     assert "h: moderator has no email address" in r.stdout
-    assert r.stdout.splitlines()[-1] == "8 message(s) sent; 1 without an address"
-    # g: Caesar, Pompey and the moderator at steps 1 and 2; h: Caesar and Pompey at step 1.
-    assert len(handler.messages) == 8
+    # Step 2 of g asks only Player 1 for orders: the other player's step-2 report waits for his next mail.
+    with home_.open("g") as st:
+        (idle,) = [s for s in ("Caesar", "Pompey") if s not in st.status().awaiting]
+    assert r.stdout.splitlines()[-1] == ("7 message(s) sent; 1 without an address; 1 held for the "
+                                         "player's next mail that asks something of him")
+    # g: Caesar, Pompey and the moderator at step 1, Player 1 and the moderator at step 2; h: Caesar and Pompey.
+    assert len(handler.messages) == 7
     delivered = set()
     for mail_from, rcpts, msg in handler.messages:
         assert mail_from == "pbem@club.example"
         assert len(rcpts) == 1 and msg["To"] == rcpts[0]
-        assert msg.get_content_type() == "multipart/alternative"
+        assert msg.get_content_type() == "multipart/mixed"  # text | HTML with the map as PNG; the report attached
         assert msg["Auto-Submitted"] == "auto-generated"
         subject = " ".join(msg["Subject"].split())  # a long Subject may be folded after the colon
         gid = "g" if subject.startswith("[g]") else "h"
         (recipient,) = [who for who, addr in EMAILS[gid].items() if addr == rcpts[0]]
         text, html = parts(msg)
+        if recipient != "moderator":  # a player's report ends with how to answer it
+            text, footer = text.rstrip("\n").rsplit("\n\n", 1)
+            assert footer.startswith("To answer:") and len(footer.splitlines()) == 3
         own = [row for row in unsent[gid] if row.recipient == recipient and row.body
                and row.body.strip() == text.strip()]
         assert len(own) == 1, (gid, recipient)
         step = own[0].step
         assert subject == own[0].subject
         (own_html,) = [row for row in unsent[gid] if (row.recipient, row.step, row.format) == (recipient, step, "html")]
-        assert html.strip() == (own_html.body or "").strip()
+        (attached,) = [p for p in msg.iter_attachments() if p.get_content_type() == "text/html"]
+        assert attached.get_content().replace("\r\n", "\n").strip() == (own_html.body or "").strip()
+        assert html.split("<img src=\"cid:")[0] == (own_html.body or "").split("<svg")[0]
+        assert ('<p class="answer"' in html) == (recipient != "moderator")
         for row in unsent[gid]:  # nothing of another recipient's reports, of any step
             if row.recipient != recipient:
                 assert (row.body or "").strip() not in text and (row.body or "").strip() not in html
+                assert (row.body or "").strip() not in attached.get_content()
         delivered.add((gid, step, recipient))
-    assert len(delivered) == 8
+    assert len(delivered) == 7
     for gid in ("g", "h"):
         with home_.open(gid) as st:
             for row in st.outbox(kind=None):
-                assert (row.sent is None) == (row.recipient == "moderator" and gid == "h"), row
+                assert (row.sent is None) == ((row.recipient == "moderator" and gid == "h")
+                                              or (gid, row.step, row.recipient) == ("g", 2, idle)), row
 
     again = cli(home, "send", "--smtp", server, "--from", "pbem@club.example", "--json")
     assert again.exit_code == 0
-    assert len(handler.messages) == 8  # nothing sent twice
-    assert {x["status"] for x in json.loads(again.stdout)["results"]} == {"no address"}
+    assert len(handler.messages) == 7  # nothing sent twice
+    assert {x["status"] for x in json.loads(again.stdout)["results"]} == {"no address", "held"}
 
 
 def test_refused_message_stays_unsent(tmp_path: Path, smtp: Any) -> None:
@@ -384,7 +396,7 @@ def test_dry_run_and_no_server(tmp_path: Path) -> None:
     with Home(home).open("g") as st:
         caesar = st.report("Caesar").body or ""
         assert all(row.sent is None for row in st.outbox())  # a dry run marks nothing
-    assert parts(msg)[0].strip() == caesar.strip()
+    assert parts(msg)[0].startswith(caesar.rstrip("\n") + "\n\nTo answer:")
     # Nobody listens on this port: exit 1 with a message, and nothing is marked sent.
     r = cli(home, "send", "--smtp", f"127.0.0.1:{_free_port()}", "--from", "pbem@club.example")
     assert r.exit_code == 1 and "cannot use the mail server" in r.output
@@ -400,6 +412,9 @@ def test_replies_to_mailed_submissions(tmp_path: Path, smtp: Any) -> None:
     handler, _, server = smtp
     home = tmp_path / "home"
     keys = make_games(home, "g", "h")
+    with Home(home).open("g") as st:  # a mail at every step, and every reply on its own (no folding)
+        for side in Side:
+            st.set_folding(side.value, False)
     stranger = {s: generate_keypair() for s in Side}
     caesar = signed(keys["g"], "g", C, year_start_orders(home, "g", C))
     froms = ["someone@elsewhere.example", "bob.private@example.net", "eve@evil.example", "ann.work@example.org",

@@ -235,12 +235,42 @@ def test_initial_setup(board: Board, viewer: Side | None) -> None:
 
 def test_setup_blocks_do_not_overlap(board: Board) -> None:
     """The layout keeps every location's tray of blocks clear of the others."""
-    root = ET.fromstring(render(board, setup_pieces(board, None), viewer=None))
-    trays = [
-        tuple(int(r.get(k, "0")) for k in ("x", "y", "width", "height")) for r in find(root, "rect", "tray")
-    ]
-    assert len(trays) == len(setup_pieces(board, None))
-    for i, (x, y, w, h) in enumerate(trays):
+    pieces = setup_pieces(board, None)
+    root = ET.fromstring(render(board, pieces, viewer=None))
+    trays = []  # (location, box): a location's tray is one rectangle per row of its blocks
+    for loc in pieces:
+        rows = [tuple(int(r.get(k, "0")) for k in ("x", "y", "width", "height")) for r in find(group(root, loc), "rect", "tray")]
+        assert 1 <= len(rows) <= MAX_SHOWN, loc
+        trays += [(loc, box) for box in rows]
+    for i, (loc, (x, y, w, h)) in enumerate(trays):
         assert 0 <= x and x + w <= 2500 and 0 <= y and y + h <= 1250
-        for x2, y2, w2, h2 in trays[i + 1 :]:
-            assert x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y
+        for loc2, (x2, y2, w2, h2) in trays[i + 1 :]:
+            if loc2 != loc:
+                assert x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 5, 7])
+def test_a_stack_shows_no_empty_square_and_its_badges_stay_on_it(board: Board, count: int) -> None:
+    """Every tray is filled with blocks (or the "+N" tile), and the badges sit on the blocks: nothing
+    of a stack covers the map beyond its block places (where the layout kept names clear)."""
+    pieces = {"Roma": [Piece(Side.POMPEY, "", hidden=True) for _ in range(count)],
+              "Tarraco": [Piece(Side.CAESAR, f"L{i} III") for i in range(count)]}
+    root = ET.fromstring(render(board, pieces, viewer=Side.CAESAR))
+    for loc in pieces:
+        g = group(root, loc)
+        squares = [(int(float(r.get("x", "0"))), int(float(r.get("y", "0")))) for b in find(g, "g", "block")
+                   for r in b.iter("{http://www.w3.org/2000/svg}rect")][: MAX_SHOWN]
+        for tile in find(g, "g", "badge", "more"):
+            r = next(tile.iter("{http://www.w3.org/2000/svg}rect"))
+            squares.append((int(r.get("x", "0")), int(r.get("y", "0"))))
+        assert len(squares) == min(count, MAX_SHOWN)
+        for tray in find(g, "rect", "tray"):
+            x, y, w, h = (int(tray.get(k, "0")) for k in ("x", "y", "width", "height"))
+            inside = [(sx, sy) for sx, sy in squares if x <= sx and sx + 50 <= x + w and y <= sy and sy + 50 <= y + h]
+            assert len(inside) * 54 - 4 + 10 == w, (loc, count, "an empty square in the tray")
+        x0, y0 = min(sx for sx, _ in squares), min(sy for _, sy in squares)
+        x1, y1 = max(sx for sx, _ in squares) + 50, max(sy for _, sy in squares) + 50
+        for badge in find(g, "g", "badge"):
+            r = next(badge.iter("{http://www.w3.org/2000/svg}rect"))
+            bx, by, bw, bh = (int(r.get(k, "0")) for k in ("x", "y", "width", "height"))
+            assert x0 <= bx and bx + bw <= x1 and y0 <= by and by + bh <= y1, (loc, count, "a badge off its blocks")

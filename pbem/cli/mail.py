@@ -195,3 +195,36 @@ def send(game_id: str | None, server: str, sender: str, starttls: bool, user: st
         raise click.ClickException(failure)
     if any(r.status == "refused" for r in results):
         sys.exit(1)
+
+
+@main.command()
+@game_option()
+@click.option("--side", "side_name", metavar="SIDE", help="The player whose choice to set (without it: show every player's).")
+@click.option("--every-step", "choice", flag_value="every", help="Send him a report mail at every step.")
+@click.option("--fold", "choice", flag_value="fold", help="Fold the steps that ask nothing of him into his next mail that does (the default).")
+def mailing(game_id: str, side_name: str | None, choice: str | None) -> None:
+    """Show or set which steps a player gets a report mail for.
+
+    By default a player gets at most one mail per step, and only for the steps that
+    ask something of him (and the end of the game): the reports of the steps between
+    are held and go with that mail, whose report tells everything that happened since
+    his last one. A player who wants a mail at every step may opt out.
+
+    \b
+    Example:
+        pbem mailing --game club-1
+        pbem mailing --game club-1 --side Pompey --every-step
+    """
+    from pbem.cli.base import _side_name
+
+    home = _obj().open_home()
+    with home.open(game_id) as st:
+        if choice is not None:
+            if side_name is None:
+                raise click.UsageError("--every-step and --fold need --side SIDE")
+            st.set_folding(_side_name(side_name, st.system.sides), choice == "fold")
+        elif side_name is not None:
+            raise click.UsageError("give --every-step or --fold with --side, or neither to show the choices")
+        for side, fold in st.folding().items():
+            click.echo(f"{game_id}: {side}: " + ("a mail for each step that asks something of him (folded)"
+                                                 if fold else "a mail at every step"))

@@ -604,6 +604,9 @@ def _draw_tray(parent: ET.Element, sp: Space, core: Box, used: Sequence[tuple[in
     y0 = min(y for _, y in used) - pad
     x1 = max(x for x, _ in used) + BLOCK + pad
     y1 = max(y for _, y in used) + BLOCK + pad
+    # One tray per row of blocks (joined, as the rows are a gap apart), so that a stack that does not fill
+    # its grid shows no empty white square.
+    rows = sorted({y for _, y in used})
     cx, cy = (core[0] + core[2]) // 2, (core[1] + core[3]) // 2
     tx, ty = _clamp(cx, x0, x1), _clamp(cy, y0, y1)  # nearest point of the tray
     if sp.is_sea:
@@ -616,8 +619,11 @@ def _draw_tray(parent: ET.Element, sp: Space, core: Box, used: Sequence[tuple[in
     if (sx, sy) != (tx, ty):
         _el(parent, "line", {"class": "tie", "x1": sx, "y1": sy, "x2": tx, "y2": ty,
                              "stroke": "#3a3a3a", "stroke-width": 4, "stroke-linecap": "round"})
-    _el(parent, "rect", {"class": "tray", "x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0, "rx": 8,
-                         "fill": "#f7f7f2", "stroke": "#3a3a3a", "stroke-width": 2})
+    for row in rows:
+        rx0 = min(x for x, y in used if y == row) - pad
+        rx1 = max(x for x, y in used if y == row) + BLOCK + pad
+        _el(parent, "rect", {"class": "tray", "x": rx0, "y": row - pad, "width": rx1 - rx0, "height": BLOCK + 2 * pad,
+                             "rx": 8, "fill": "#f7f7f2", "stroke": "#3a3a3a", "stroke-width": 2})
 
 
 def _draw_location(parent: ET.Element, sp: Space, label: Label, cluster: _Cluster | None, pieces: Sequence[Piece],
@@ -645,14 +651,19 @@ def _draw_location(parent: ET.Element, sp: Space, label: Label, cluster: _Cluste
     _draw_tray(g, sp, core, used)
     for (x, y), piece in zip(slots, shown):
         _draw_block(g, x, y, piece, viewer)
-    if len(shown) < len(ordered):
+    if len(shown) < len(ordered):  # a tile in the last block place: inside the cluster, never over a name
         more = len(ordered) - len(shown)
         x, y = slots[MAX_SHOWN - 1]
-        _badge(g, "more", x + BLOCK // 2, y + BLOCK // 2, f"+{more}", "#424242", f"{more} more blocks here")
+        tile = _el(g, "g", {"class": "badge more"})
+        _el(tile, "title", None, f"{more} more blocks here")
+        _el(tile, "rect", {"x": x, "y": y, "width": BLOCK, "height": BLOCK, "rx": 5, "fill": "#424242",
+                           "stroke": "#ffffff", "stroke-width": 2})
+        _text(tile, x + BLOCK // 2, y + BLOCK // 2 + 7, f"+{more}", 20, text_anchor="middle", fill="#ffffff",
+              font_weight="bold")
     hidden = sum(1 for p in pieces if p.hidden)
-    if hidden:  # on the top right corner of the blocks drawn
-        bx = max(x for x, _ in used) + BLOCK - 2
-        by = min(y for _, y in used) + 2
+    if hidden:  # inside the top right corner of the blocks drawn (the cluster's place avoids the names)
+        bx = max(x for x, _ in used) + BLOCK - 15
+        by = min(y for _, y in used) + 15
         _badge(g, "hidden-count", bx, by, str(hidden), "#b71c1c",
                f"{hidden} hidden block" + ("s" if hidden != 1 else "") + " here")
 
