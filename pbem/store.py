@@ -817,6 +817,16 @@ class Store:
         with self._read() as db:
             return list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]
 
+    def submission_records(self) -> tuple[list[SubmissionRecord], list[MessageRecord], dict[int, str | None]]:
+        """Every stored submission (in the order received), every mailbox message that carried
+        one (none in a file older than the ``message`` table), and each step's deadline as it
+        was when the step opened (step -> time or None): what :mod:`pbem.disputes` lists."""
+        with self._read() as db:
+            subs = list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]
+            messages = list(db.exec(select(MessageRecord)).all()) if self._has_message_table else []
+            deadlines = {s.step: s.deadline for s in db.exec(select(SnapshotRecord)).all()}
+        return subs, messages, deadlines
+
     def events(self, viewer: str = MODERATOR) -> list[tuple[int, int, Event]]:
         """(seq, step, event) for every event ``viewer`` (a side or ``moderator``) may see."""
         with self._read() as db:

@@ -76,6 +76,37 @@ def log(game_id: str, side: str, as_json: bool) -> None:
 
 
 @main.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--step", type=int, help="Only the submissions that claimed (or were accepted for) this step.")
+@click.option("--orders", is_flag=True, help="Show the orders' text and errors too (both sides': moderator's eyes only).")
+@json_option
+def submissions(game_id: str, step: int | None, orders: bool, as_json: bool) -> None:
+    """List every submission GAME received: time, source, side and step claimed, verdict, reason.
+
+    For the moderator settling "I sent my orders on time": each line says how it came (mail and
+    its Message-ID, a file, the computer), its credential, the envelope's time and whether it
+    arrived by the claimed step's deadline. Orders are never shown unless --orders is given.
+
+    \b
+    Example:
+        pbem submissions club-1 --step 3
+    """
+    from pbem.disputes import submission_lines
+
+    with _obj().open_home().open(game_id) as st:
+        lines = submission_lines(st.submission_records(), step=step, orders=orders)
+    if as_json:
+        _echo_json([line.to_json() for line in lines])
+        return
+    if not lines:
+        click.echo(f"{game_id}: no submissions" + (f" for step {step}" if step is not None else ""))
+        return
+    for line in lines:
+        for text in line.lines():
+            click.echo(text)
+
+
+@main.command()
 @game_option()
 @json_option
 def state(game_id: str, as_json: bool) -> None:
