@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Sequence
 
+from pbem.control import apply_control, find_control
 from pbem.core.events import MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem
 from pbem.core.orders import SubmissionRejected
@@ -268,9 +269,15 @@ def decide(
     step = adj.step().number
     trial = adj.copy()
     try:
-        trial.check(side, text)
-        warnings = trial.warnings(side, text)
-        out.events = trial.submit(side, text, out.digest or "")
+        control = find_control(env.orders)  # resign: read by the core, whatever the game (pbem.control)
+        if control is not None:
+            out.events = apply_control(trial, list(players), side, control)
+            warnings = []
+            text = control.word  # stored as the accepted orders, in its one spelling
+        else:
+            trial.check(side, text)
+            warnings = trial.warnings(side, text)
+            out.events = trial.submit(side, text, out.digest or "")
     except SubmissionRejected as exc:
         out.reason = f"{len(exc.errors)} error{'' if len(exc.errors) == 1 else 's'}; nothing was applied"
         out.errors = [{"line": e.lineno, "text": e.text, "message": e.message} for e in exc.errors]

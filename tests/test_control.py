@@ -1,0 +1,126 @@
+"""Control lines read by the core whatever the game (pbem/control.py): `resign` ends the game through
+Adjudication.conclude (Julius Caesar and the toy game), both sides get the final report, `pbem verify`
+replays it, and a tournament records the resignation as a win for the other side."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as hs
+
+import toygame
+from pbem.cli import main
+from pbem.control import RESIGN, find_control
+from pbem.core.orders import SubmissionRejected
+from pbem.envelope import generate_keypair, new_envelope, password_submission, sign_envelope
+from pbem.games import register
+from pbem.games.caesar.rules.board import Side
+from pbem.store import Home
+from pbem.tables import Verdict
+from pbem.tournament import Tournament
+from store_helpers import make_game, signed
+
+register(toygame.SYSTEM)
+C, P = Side.CAESAR, Side.POMPEY
+
+
+def test_control_lines_are_found_whatever_the_case_and_spacing_and_stand_alone() -> None:
+    assert find_control(["discard 2/1", "play 3/2"]) is None
+    assert find_control(["  ReSign  "]) is not None and find_control(["", "resign", " "]).lineno == 2  # type: ignore[union-attr]
+    with pytest.raises(SubmissionRejected) as exc:
+        find_control(["resign", "play 3/2"])
+    assert [(e.lineno, e.text) for e in exc.value.errors] == [(2, "play 3/2")]
+    assert "`resign` stands alone" in exc.value.errors[0].message
+    assert find_control(["resign now"]) is None  # not a control line: the game reads it (and refuses it)
+
+
+@given(hs.lists(hs.text(alphabet="abcdefghijklmnopqrstuvwxyz 0123456789/->:", max_size=20), max_size=6))
+def test_find_control_never_fails_but_by_rejection(lines: list[str]) -> None:
+    try:
+        c = find_control(lines)
+    except SubmissionRejected as exc:
+        assert exc.errors and any(" ".join(x.split()) == RESIGN for x in lines)
+    else:
+        assert (c is not None) == any(" ".join(x.split()).lower() == RESIGN for x in lines)
+
+
+def test_a_caesar_side_resigns_at_a_step_that_does_not_wait_for_it(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    keys = make_game(home, "g")
+    with Home(home).open("g") as st:
+        hands = st.adjudication().session.game.state.hands  # type: ignore[attr-defined]
+        receipts = [st.receive(signed(keys, s, 1, f"discard {hands[s][0]}\nplay {hands[s][1]}")) for s in Side]
+        assert receipts[-1].resolved
+        step = st.status()
+        assert len(step.awaiting) == 1  # a command step: it waits for one side only
+        loser = next(s for s in Side if s.value not in step.awaiting)
+        winner = P if loser is C else C
+        r = st.receive(signed(keys, loser, step.step, "resign\nmove Roma -> Genua: Legio 1"))
+        assert r.verdict is Verdict.REJECTED and "`resign` stands alone" in r.errors[0]["message"]
+        r = st.receive(signed(keys, loser, step.step, "  RESIGN "))
+        assert r.verdict is Verdict.ACCEPTED and r.resolved
+        s = st.status()
+        assert s.over and s.summary.winner == winner.value
+        assert s.result.startswith(f"{winner.value} wins: {loser.value} resigned; score Caesar ")
+        # both sides (and the moderator) get the final report, saying who won and how
+        for side in (C.value, P.value, "moderator"):
+            body = st.report(side).body or ""
+            assert st.report(side).step == s.step and f"{loser.value} resigned" in body
+        log = [ev for _, _, ev in st.events(winner.value)]
+        assert [e.kind for e in log[-2:]] == ["resign", "game-over"]
+        r = st.receive(signed(keys, winner, s.step, "resign"))
+        assert r.verdict is Verdict.REJECTED
+        assert st.verify().ok
+    # an altered resignation is caught by the audit
+    db = sqlite3.connect(home / "g.db")
+    sid = db.execute("SELECT id FROM submission WHERE orders = 'resign'").fetchone()[0]
+    raw = db.execute("SELECT raw FROM submission WHERE id = ?", (sid,)).fetchone()[0]
+    db.execute("UPDATE submission SET raw = ? WHERE id = ?", (raw.replace(b"RESIGN", b"resign"), sid))
+    db.commit()
+    db.close()
+    with Home(home).open("g") as st:
+        report = st.verify()
+    assert not report.ok and any(f"submission #{sid}" in p for p in report.problems)
+
+
+def test_a_toy_game_resigned_by_password_mail_verifies(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    r = CliRunner().invoke(main, ["--home", str(home), "new", "t", "--system", "toy", "--seed", "1",
+                                  "--player", "North=n@example.org", "--password", "North=north pw",
+                                  "--player", "South=s@example.org", "--password", "South=south pw"])
+    assert r.exit_code == 0, r.output
+    with Home(home).open("t") as st:
+        sub = password_submission(new_envelope("t", "South", 1, "resign"), "south pw")
+        receipt = st.receive(sub.to_armor().encode())
+        assert receipt.verdict is Verdict.ACCEPTED and receipt.resolved
+        s = st.status()
+        assert s.over and s.summary.winner == "North" and s.result == "North wins (South resigned), score 0-0"
+        assert "South resigned" in (st.report("South").body or "")
+        assert st.verify().ok
+
+
+def test_a_tournament_records_a_resignation_as_a_win_for_the_other_side(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    keys = {p: generate_keypair() for p in ("Ann", "Bob")}
+    for p, k in keys.items():
+        (tmp_path / f"{p}.pub").write_text(k.public_text)
+    run = CliRunner()
+    assert run.invoke(main, ["--home", str(home), "tournament", "new", "t", "--rounds", "1", "--system", "toy",
+                             "--seed", "3", "--deadline", "24h"]).exit_code == 0
+    for p in keys:
+        assert run.invoke(main, ["--home", str(home), "tournament", "add", "t", "--player", p, "--email",
+                                 f"{p.lower()}@example.org", "--key", str(tmp_path / f"{p}.pub")]).exit_code == 0
+    assert run.invoke(main, ["--home", str(home), "tournament", "pair", "t"]).exit_code == 0
+    with Home(home).open("t-r1-1") as st:
+        bob_side = next(p.side for p in st.players() if p.email == "bob@example.org")
+        env = new_envelope("t-r1-1", bob_side, 1, "resign")
+        assert st.receive(sign_envelope(env, keys["Bob"].private_pem).to_json().encode()).resolved
+    with Tournament(Home(home), "t") as t:
+        done = t.record_results()
+        assert done and "Ann wins" in done[0]
+        (pr,) = t.pairings(1)
+        assert pr.over and pr.winner == "Ann" and f"{bob_side} resigned" in pr.result
