@@ -31,8 +31,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Sequence
 
+from pbem import moderator
 from pbem.control import apply_control, find_control
-from pbem.core.events import MODERATOR, Event
+from pbem.core.events import ALL, MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem
 from pbem.core.orders import SubmissionRejected
 from pbem.core.rng import KeyedStream, RandomStream, Rng
@@ -231,6 +232,8 @@ def decide(
     """Decide a submission against ``adj``, which is never changed: the orders are tried on a copy,
     which the outcome carries (``adjudication``) when they are accepted. A password-mode submission
     is stored without its password: ``password_check`` says whether it matched."""
+    if password_check == moderator.CHECK:  # written only by Store.moderator_action (pbem.moderator)
+        return _decide_action(adj, game_id, players, raw)
     try:
         sub = parse_password_removed(raw) if password_check else parse_submission(raw)
     except EnvelopeError as exc:
@@ -296,6 +299,38 @@ def decide(
     out.adjudication = trial
     if trial.step().number != step:
         out.resolved_step = step
+    return out
+
+
+def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRecord], raw: bytes) -> Outcome:
+    """A moderator action (pbem.moderator): ``forfeit`` ends the game, the other side wins."""
+    digest = hashlib.sha256(raw).hexdigest()
+    try:
+        act = moderator.read_action(raw)
+    except moderator.ActionError as exc:
+        return Outcome(Verdict.REJECTED, side=MODERATOR, digest=digest, reason=str(exc))
+    out = Outcome(Verdict.REJECTED, side=MODERATOR, step=act.step, digest=digest)
+    step = adj.step()
+    if act.game != game_id:
+        out.reason = f"the action is for game {act.game}, not {game_id}"
+    elif act.side not in players:
+        out.reason = f"{act.side!r} is not a side of this game; use {' or '.join(players)}"
+    elif step.over:
+        out.reason = "the game is over"
+    elif act.step != step.number:
+        out.reason = f"the action was for step {act.step}, but step {step.number} is open"
+    if out.reason:
+        return out
+    trial = adj.copy()
+    others = [s for s in players if s != act.side]
+    winner = others[0] if len(others) == 1 else None
+    out.events = [Event("moderator", ALL, f"The moderator rules that {act.side} forfeits the game",
+                        {"action": act.action, "side": act.side}),
+                  *trial.conclude(winner, f"{act.side} forfeited (the moderator's ruling)")]
+    out.verdict = Verdict.ACCEPTED
+    out.orders = f"{act.action} {act.side}"
+    out.adjudication = trial
+    out.resolved_step = step.number
     return out
 
 

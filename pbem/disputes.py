@@ -17,6 +17,7 @@ from typing import Any
 from pbem.decide import parse_time
 from pbem.envelope import parse_password_removed, parse_submission
 from pbem.errors import EnvelopeError, PbemError
+from pbem.moderator import CHECK as MODERATOR_CHECK
 from pbem.tables import MessageRecord, SubmissionRecord
 
 COMPUTER_SOURCE = "computer"  # pbem.computer stores its submissions with this source
@@ -28,7 +29,7 @@ class SubmissionLine:
 
     id: int
     received: str  # when pbem stored it (UTC)
-    via: str  # mail | file | computer
+    via: str  # mail | file | computer | moderator (an action of `pbem forfeit`)
     source: str  # the mailbox and Message-ID, or the file name, as stored
     message_ids: tuple[str, ...]  # mail: the Message-ID of each message that carried it ("" when it had none)
     credential: str  # signed | password | unreadable
@@ -73,7 +74,7 @@ class SubmissionLine:
             facts.append(f"envelope time {self.sent}")
         if self.deadline:
             facts.append(f"due {self.deadline}: " + ("on time" if self.on_time else "LATE"))
-        elif self.step is not None:
+        elif self.step is not None and self.via != "moderator":
             facts.append("no deadline")
         if self.message_ids and any(self.message_ids):
             facts.append("Message-ID " + ", ".join(m or "-" for m in self.message_ids))
@@ -116,6 +117,12 @@ def _line(s: SubmissionRecord, messages: list[MessageRecord], deadlines: dict[in
     sent: str | None = None
     text: tuple[str, ...] | None = None
     credential = "password" if s.password_check else "signed"
+    if s.password_check == MODERATOR_CHECK:  # the moderator's own action (pbem forfeit)
+        return SubmissionLine(
+            id=s.id or 0, received=s.received, via="moderator", source=s.source, message_ids=(),
+            credential="moderator", password=None, side=s.side, step=s.step, sent=None, deadline=None,
+            on_time=None, verdict=s.verdict, reason=s.reason or f"the moderator's action: {s.orders}", errors=0, related=s.related,
+            applied_step=s.applied_step, processed=s.processed)
     try:
         sub = parse_password_removed(s.raw) if s.password_check else parse_submission(s.raw)
     except EnvelopeError:

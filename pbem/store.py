@@ -466,6 +466,33 @@ class Store:
         return [Receipt(self.game_id, 0, Verdict.REJECTED, None, None, reason=str(g)) if isinstance(g, StoreError)
                 else replace(self.receipt(g[0]), again=g[1]) for g in got]
 
+    def moderator_action(self, action: str, side: str) -> Receipt:
+        """Store a moderator action (``forfeit``) for the open step as a moderator submission
+        (:mod:`pbem.moderator`), then decide and report it like any submission: the audit replays it."""
+        from pbem import moderator
+
+        if action not in moderator.ACTIONS:
+            raise StoreError(f"unknown moderator action {action!r}; the actions are: {', '.join(moderator.ACTIONS)}")
+        step = self.status()
+        if step.over:
+            raise StoreError(f"game {self.game_id} is over ({step.result}); there is nothing to {action}")
+        raw = moderator.Action(action, self.game_id, side, step.step).to_bytes()
+        with self._write() as db:
+            row = SubmissionRecord(raw=raw, received=self._now(), source=moderator.SOURCE,
+                                   password_check=moderator.CHECK)
+            db.add(row)
+            db.flush()
+            assert row.id is not None
+            sid = row.id
+        _checkpoint("received")
+        try:
+            self.process_pending()
+            self.render_pending()
+            self.sync()
+        except StorageError as exc:
+            raise exc.told(self._committed([sid])) from exc
+        return self.receipt(sid)
+
     def _committed(self, sids: Sequence[int]) -> str:
         """What is stored of submissions ``sids`` and of the reports, said after a write failed."""
         try:

@@ -124,3 +124,75 @@ def test_a_tournament_records_a_resignation_as_a_win_for_the_other_side(tmp_path
         assert done and "Ann wins" in done[0]
         (pr,) = t.pairings(1)
         assert pr.over and pr.winner == "Ann" and f"{bob_side} resigned" in pr.result
+
+
+def test_the_moderator_forfeits_a_side_and_the_audit_replays_it(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    make_game(home, "g")
+    run = CliRunner()
+
+    def pbem(*args: str) -> tuple[int, str]:
+        r = run.invoke(main, ["--home", str(home), *args])
+        return r.exit_code, r.output
+
+    code, out = pbem("forfeit", "g", "--side", "pompey")
+    assert code == 0, out
+    assert out.startswith("g: Pompey forfeits (submission #1, the moderator's); Caesar wins: Pompey forfeited "
+                          "(the moderator's ruling); score Caesar ")
+    with Home(home).open("g") as st:
+        s = st.status()
+        assert s.over and s.summary.winner == "Caesar"
+        for side in ("Caesar", "Pompey"):
+            body = st.report(side).body or ""
+            assert "The moderator rules that Pompey forfeits the game" in body and "GAME OVER: Caesar wins" in body
+        assert st.verify().ok
+    code, out = pbem("log", "--game", "g", "--side", "Caesar")
+    assert "[all] moderator: The moderator rules that Pompey forfeits the game" in out
+    code, out = pbem("forfeit", "g", "--side", "Caesar")
+    assert code == 1 and "game g is over" in out
+    code, out = pbem("forfeit", "g", "--side", "Crassus")
+    assert code == 2 and "'Crassus' is not a side of this game" in out
+    code, out = pbem("submissions", "g")
+    assert out.splitlines()[:3] == ["#1 " + out.split()[1] + " moderator moderator: moderator, step 1: accepted",
+                                    "    moderator", "    reason: the moderator's action: forfeit Pompey"]
+    code, out = pbem("audit", "export", "g", "-o", str(tmp_path / "g.audit.json"))
+    assert code == 0
+    code, out = pbem("audit", "check", str(tmp_path / "g.audit.json"))
+    assert code == 0 and out.startswith("g: OK")
+    # an altered ruling (another side) is caught
+    db = sqlite3.connect(home / "g.db")
+    raw = db.execute("SELECT raw FROM submission WHERE id = 1").fetchone()[0]
+    db.execute("UPDATE submission SET raw = ? WHERE id = 1", (raw.replace(b"Pompey", b"Caesar"),))
+    db.commit()
+    db.close()
+    code, out = pbem("verify", "--game", "g")
+    assert code == 1 and "FAILED" in out
+
+
+def test_mail_cannot_pass_itself_off_as_the_moderator(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    make_game(home, "g")
+    with Home(home).open("g") as st:
+        raw = b'{"action":"forfeit","format":"pbem-moderator 1","game":"g","side":"Pompey","step":1}'
+        r = st.receive(raw, "moderator")
+        assert r.verdict is Verdict.REJECTED and "cannot read the submission" in r.reason
+        assert not st.status().over
+
+
+def test_a_tournament_records_a_forfeit(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    run = CliRunner()
+    assert run.invoke(main, ["--home", str(home), "tournament", "new", "t", "--rounds", "1", "--system", "toy",
+                             "--seed", "3", "--deadline", "24h"]).exit_code == 0
+    for p in ("Ann", "Bob"):
+        assert run.invoke(main, ["--home", str(home), "tournament", "add", "t", "--player", p, "--email",
+                                 f"{p.lower()}@example.org", "--password", f"{p} pw"]).exit_code == 0
+    assert run.invoke(main, ["--home", str(home), "tournament", "pair", "t"]).exit_code == 0
+    with Home(home).open("t-r1-1") as st:
+        ann_side = next(p.side for p in st.players() if p.email == "ann@example.org")
+    r = run.invoke(main, ["--home", str(home), "forfeit", "t-r1-1", "--side", ann_side])
+    assert r.exit_code == 0, r.output
+    with Tournament(Home(home), "t") as t:
+        t.record_results()
+        (pr,) = t.pairings(1)
+        assert pr.over and pr.winner == "Bob" and "forfeited" in pr.result

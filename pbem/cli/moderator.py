@@ -1,0 +1,33 @@
+"""The moderator's actions on a game: ``pbem forfeit`` (stored and replayed as moderator submissions)."""
+from __future__ import annotations
+
+import click
+
+from pbem.cli.base import _echo_json, _game_sides, _obj, _side_name, json_option, main
+
+
+@main.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--side", required=True, help="The side that forfeits: the other side wins.")
+@json_option
+def forfeit(game_id: str, side: str, as_json: bool) -> None:
+    """End GAME by the moderator's ruling: SIDE forfeits, the other side wins.
+
+    The ruling is an event of the game's hash chain (both players' final reports and `pbem log`
+    show it), stored as a moderator submission that `pbem verify` replays.
+
+    \b
+    Example:
+        pbem forfeit club-1 --side Pompey
+    """
+
+    side = _side_name(side, _game_sides(game_id))
+    with _obj().open_home().open(game_id) as st:
+        receipt = st.moderator_action("forfeit", side)
+        result = st.status().result
+    if as_json:
+        _echo_json(receipt.to_json())
+        return
+    if receipt.verdict.value != "accepted":
+        raise click.ClickException(f"the forfeit was not applied: {receipt.reason}")
+    click.echo(f"{game_id}: {side} forfeits (submission #{receipt.submission}, the moderator's); {result}")

@@ -1,0 +1,58 @@
+"""Moderator actions on a game, stored and replayed as "moderator submissions" (``pbem forfeit``).
+
+An action is stored as a submission of its own (table ``submission``): its ``raw`` is the canonical
+JSON below, its ``source`` is ``moderator`` and its ``password_check`` (the column that says how a
+submission was authenticated on arrival) is ``moderator``. Only :meth:`pbem.store.Store.moderator_action`
+writes that value: a submission that arrives by file or mail gets ``matched``, ``wrong`` or nothing,
+so nobody can pass his text off as the moderator's. :func:`pbem.decide.decide` decides it like any
+submission, in the order received, so ``pbem verify`` replays it and fails if one is altered.
+
+Format (``pbem-moderator 1``)::
+
+    {"action": "forfeit", "format": "pbem-moderator 1", "game": "club-1", "side": "Caesar", "step": 7}
+
+``forfeit``: the side loses at once, the other side wins (the game's ``conclude``); ``step`` is the step
+open when the moderator acted (a stale action is refused, as a stale submission is).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.errors import PbemError
+
+FORMAT = "pbem-moderator 1"
+SOURCE = "moderator"  # the source of every moderator submission
+CHECK = "moderator"  # its password_check value: how it was authenticated (by the moderator's own command)
+ACTIONS = ("forfeit",)
+
+
+class ActionError(PbemError):
+    """A moderator action that cannot be read (a damaged record)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    action: str
+    game: str
+    side: str
+    step: int
+
+    def to_bytes(self) -> bytes:
+        data = {"action": self.action, "format": FORMAT, "game": self.game, "side": self.side, "step": self.step}
+        return json.dumps(data, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
+def read_action(raw: bytes) -> Action:
+    try:
+        data: Any = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ActionError(f"the moderator action is not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ActionError(f"the moderator action is not of format {FORMAT!r}")
+    action, game, side, step = (data.get(k) for k in ("action", "game", "side", "step"))
+    if action not in ACTIONS or not isinstance(game, str) or not isinstance(side, str) or not isinstance(step, int):
+        raise ActionError(f"the moderator action is damaged: {data!r}")
+    return Action(action, game, side, step)
