@@ -252,6 +252,16 @@ class _Verifier:
                     return sessions, log
                 if out.resolved_step is not None and not resolution(step, out.events, Cause.SUBMISSION, row.id):
                     return sessions, log
+                if out.resolved_step is None and out.events:  # a moderator's extension: chained when made
+                    new = events_json(out.events)
+                    start = len(log)
+                    stored = stored_log[start: start + len(new)]
+                    if stored != new:
+                        k = next((i for i, (a, b) in enumerate(zip(stored, new)) if a != b), len(stored))
+                        self.fail(step, f"{where}: event #{start + k + 1} differs from the replay"
+                                  + (f": {first_difference(stored[k], new[k])}" if k < len(stored) else ""))
+                        return sessions, log
+                    log.extend(out.events)
         while deadlines and deadlines[0].step == session.step().number + 1:
             step = session.step().number
             if not resolution(step, session.resolve(deadline=True), Cause.DEADLINE, None):

@@ -313,7 +313,7 @@ def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRec
     step = adj.step()
     if act.game != game_id:
         out.reason = f"the action is for game {act.game}, not {game_id}"
-    elif act.side not in players:
+    elif act.action != "extend" and act.side not in players:
         out.reason = f"{act.side!r} is not a side of this game; use {' or '.join(players)}"
     elif step.over:
         out.reason = "the game is over"
@@ -322,6 +322,14 @@ def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRec
     if out.reason:
         return out
     trial = adj.copy()
+    if act.action == "extend":  # the deadline is the store's: the step stays open, both sides are told
+        dur = format_duration(act.by or 0)
+        out.events = [Event("moderator", ALL, f"The moderator extends the deadline of step {step.number} by {dur}",
+                            {"action": act.action, "step": step.number, "seconds": act.by})]
+        out.verdict = Verdict.ACCEPTED
+        out.orders = f"extend {dur}"
+        out.adjudication = trial
+        return out
     others = [s for s in players if s != act.side]
     winner = others[0] if len(others) == 1 else None
     out.events = [Event("moderator", ALL, f"The moderator rules that {act.side} forfeits the game",

@@ -11,8 +11,12 @@ Format (``pbem-moderator 1``)::
 
     {"action": "forfeit", "format": "pbem-moderator 1", "game": "club-1", "side": "Caesar", "step": 7}
 
-``forfeit``: the side loses at once, the other side wins (the game's ``conclude``); ``step`` is the step
-open when the moderator acted (a stale action is refused, as a stale submission is).
+    {"action": "extend", "by": 172800, "format": "pbem-moderator 1", "game": "club-1", "side": "", "step": 7}
+
+``forfeit``: the side loses at once, the other side wins (the game's ``conclude``). ``extend``: the open
+step's deadline moves ``by`` seconds later (the step's snapshot keeps the deadline it opened with; the
+accepted extensions of the step are added to it). ``step`` is the step open when the moderator acted
+(a stale action is refused, as a stale submission is).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from pbem.errors import PbemError
 FORMAT = "pbem-moderator 1"
 SOURCE = "moderator"  # the source of every moderator submission
 CHECK = "moderator"  # its password_check value: how it was authenticated (by the moderator's own command)
-ACTIONS = ("forfeit",)
+ACTIONS = ("forfeit", "extend")
 
 
 class ActionError(PbemError):
@@ -39,9 +43,13 @@ class Action:
     game: str
     side: str
     step: int
+    by: int | None = None  # extend: seconds
 
     def to_bytes(self) -> bytes:
-        data = {"action": self.action, "format": FORMAT, "game": self.game, "side": self.side, "step": self.step}
+        data: dict[str, Any] = {"action": self.action, "format": FORMAT, "game": self.game, "side": self.side,
+                                "step": self.step}
+        if self.by is not None:
+            data["by"] = self.by
         return json.dumps(data, sort_keys=True, separators=(",", ":")).encode("utf-8")
 
 
@@ -52,7 +60,17 @@ def read_action(raw: bytes) -> Action:
         raise ActionError(f"the moderator action is not JSON: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ActionError(f"the moderator action is not of format {FORMAT!r}")
-    action, game, side, step = (data.get(k) for k in ("action", "game", "side", "step"))
-    if action not in ACTIONS or not isinstance(game, str) or not isinstance(side, str) or not isinstance(step, int):
+    action, game, side, step, by = (data.get(k) for k in ("action", "game", "side", "step", "by"))
+    if (action not in ACTIONS or not isinstance(game, str) or not isinstance(side, str) or not isinstance(step, int)
+            or (action == "extend") != (isinstance(by, int) and by > 0)):
         raise ActionError(f"the moderator action is damaged: {data!r}")
-    return Action(action, game, side, step)
+    return Action(action, game, side, step, by)
+
+
+def extension_of(raw: bytes) -> int:
+    """The seconds an accepted moderator submission adds to its step's deadline (0: not an extension)."""
+    try:
+        act = read_action(raw)
+    except ActionError:
+        return 0
+    return act.by or 0 if act.action == "extend" else 0

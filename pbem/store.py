@@ -61,7 +61,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session as DbSession
 from sqlmodel import SQLModel, create_engine, select
 
-from pbem import audit, bodies
+from pbem import audit, bodies, moderator
 from pbem.audit import VerifyReport
 from pbem.bodies import DamagedBodyError
 from pbem.core.events import MODERATOR, Event
@@ -466,17 +466,22 @@ class Store:
         return [Receipt(self.game_id, 0, Verdict.REJECTED, None, None, reason=str(g)) if isinstance(g, StoreError)
                 else replace(self.receipt(g[0]), again=g[1]) for g in got]
 
-    def moderator_action(self, action: str, side: str) -> Receipt:
+    def moderator_action(self, action: str, side: str = "", *, by: timedelta | None = None) -> Receipt:
         """Store a moderator action (``forfeit``) for the open step as a moderator submission
         (:mod:`pbem.moderator`), then decide and report it like any submission: the audit replays it."""
-        from pbem import moderator
-
         if action not in moderator.ACTIONS:
             raise StoreError(f"unknown moderator action {action!r}; the actions are: {', '.join(moderator.ACTIONS)}")
         step = self.status()
         if step.over:
             raise StoreError(f"game {self.game_id} is over ({step.result}); there is nothing to {action}")
-        raw = moderator.Action(action, self.game_id, side, step.step).to_bytes()
+        seconds = None
+        if action == "extend":
+            if by is None or by.total_seconds() < 60:
+                raise StoreError("extend by how long? give a duration like 48h")
+            if step.deadline is None:
+                raise StoreError(f"step {step.step} of game {self.game_id} has no deadline to extend")
+            seconds = int(by.total_seconds())
+        raw = moderator.Action(action, self.game_id, side, step.step, seconds).to_bytes()
         with self._write() as db:
             row = SubmissionRecord(raw=raw, received=self._now(), source=moderator.SOURCE,
                                    password_check=moderator.CHECK)
@@ -638,7 +643,14 @@ class Store:
         row.errors = canonical_json(out.errors) if out.errors else None
         row.related = out.related
         row.processed = self._now()
-        if out.verdict is Verdict.ACCEPTED:
+        if out.verdict is Verdict.ACCEPTED and out.side == MODERATOR:  # a moderator action: nothing superseded
+            row.applied_step = snap.step
+            row.orders = out.orders
+            if out.resolved_step is None and out.events:  # an extension: told to both sides in the chain now
+                db.add(row)
+                db.flush()
+                self._append_events(db, out.events, snap.step)
+        elif out.verdict is Verdict.ACCEPTED:
             row.applied_step = snap.step
             row.orders = out.orders
             earlier = db.exec(
@@ -668,20 +680,27 @@ class Store:
         now: datetime,
     ) -> None:
         game = db.exec(select(GameRecord)).one()
-        head = db.exec(select(EventRecord).order_by(EventRecord.seq.desc())).first()  # type: ignore[attr-defined]
-        prev, seq = (head.hash, head.seq) if head else (game.header_hash, 0)
-        for ev in events_json(events):
-            seq += 1
-            h = event_hash(seq, resolved, ev, prev)
-            db.add(EventRecord(seq=seq, step=resolved, audience=ev["audience"], kind=ev["kind"], text=ev["text"],
-                               data=canonical_json(ev["data"]), prev_hash=prev, hash=h))
-            prev = h
+        seq = self._append_events(db, events, resolved)
         last_sub = db.exec(
             select(SubmissionRecord.id)
             .where(SubmissionRecord.verdict != Verdict.RECEIVED.value)
             .order_by(SubmissionRecord.id.desc())  # type: ignore[union-attr]
         ).first()
         self._add_snapshot(db, game, session, seq, cause, sid, last_sub or 0, now)
+
+    def _append_events(self, db: DbSession, events: Sequence[Event], step: int) -> int:
+        """Chain ``events`` (of ``step``) after the last one; the last sequence number."""
+        game = db.exec(select(GameRecord)).one()
+        head = db.exec(select(EventRecord).order_by(EventRecord.seq.desc())).first()  # type: ignore[attr-defined]
+        prev, seq = (head.hash, head.seq) if head else (game.header_hash, 0)
+        for ev in events_json(events):
+            seq += 1
+            h = event_hash(seq, step, ev, prev)
+            db.add(EventRecord(seq=seq, step=step, audience=ev["audience"], kind=ev["kind"], text=ev["text"],
+                               data=canonical_json(ev["data"]), prev_hash=prev, hash=h))
+            prev = h
+        db.flush()
+        return seq
 
     def _add_snapshot(
         self, db: DbSession, game: GameRecord, session: Adjudication, last_event: int, cause: Cause, sid: int | None,
@@ -754,8 +773,22 @@ class Store:
             .where(SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step)
             .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
         ).all():
+            if p.password_check == moderator.CHECK:  # a moderator's extension: no orders for the game
+                continue
             session.submit(p.side or "", p.orders or "", p.digest or "")
         return session, snap
+
+    def _deadline(self, db: DbSession, snap: SnapshotRecord) -> str | None:
+        """The open step's deadline: the one it opened with, moved by the moderator's extensions."""
+        if snap.deadline is None:
+            return None
+        rows = db.exec(select(SubmissionRecord).where(
+            SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step,
+            SubmissionRecord.password_check == moderator.CHECK)).all()
+        extra = sum(moderator.extension_of(r.raw) for r in rows)
+        if not extra:
+            return snap.deadline
+        return format_time(parse_time(snap.deadline) + timedelta(seconds=extra))
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
         rows = db.exec(
@@ -787,9 +820,10 @@ class Store:
     def status(self, now: datetime | None = None) -> Status:
         with self._read() as db:
             session, snap = self._session(db)
+            due = self._deadline(db, snap)
         step = session.step()
         now = now or self.clock()
-        overdue = bool(snap.deadline and not step.over and now >= parse_time(snap.deadline))
+        overdue = bool(due and not step.over and now >= parse_time(due))
         return Status(
             game=self.game_id,
             step=step.number,
@@ -797,7 +831,7 @@ class Store:
             title=step.title,
             awaiting=step.awaiting,
             received=step.received,
-            deadline=snap.deadline if not step.over else None,
+            deadline=due if not step.over else None,
             overdue=overdue,
             over=step.over,
             summary=session.summary(),
@@ -931,15 +965,16 @@ class Store:
             session, snap = self._session(db)
             step = session.step()
             game = db.exec(select(GameRecord)).one()
-            if snap.deadline is None or step.over or not game.deadline_seconds:
+            due = self._deadline(db, snap)
+            if due is None or step.over or not game.deadline_seconds:
                 return done
-            deadline = parse_time(snap.deadline)
+            deadline = parse_time(due)
             if now >= deadline:
                 missing = list(step.missing)
                 events = session.resolve(deadline=True)
                 self._record_resolution(db, session, events, Cause.DEADLINE, None, step.number,
                                         now.replace(microsecond=0))
-                done.append(f"step {step.number} resolved at its deadline ({snap.deadline}); defaults for "
+                done.append(f"step {step.number} resolved at its deadline ({due}); defaults for "
                             f"{', '.join(missing) or 'nobody'}")
                 _checkpoint("before-commit")
             else:
@@ -954,8 +989,8 @@ class Store:
                             continue
                         db.add(OutboxRecord(step=step.number, kind="reminder", recipient=side,
                                             email=emails.get(side, ""), format="text",
-                                            subject=f"[{self.game_id}] reminder: step {step.number} is due {snap.deadline}",
-                                            body=reminder_body(self.game_id, step.number, step.title, snap.deadline,
+                                            subject=f"[{self.game_id}] reminder: step {step.number} is due {due}",
+                                            body=reminder_body(self.game_id, step.number, step.title, due,
                                                                 side),
                                             created=format_time(now)))
                         done.append(f"reminder queued for {side} (step {step.number}, due {snap.deadline})")

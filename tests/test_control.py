@@ -196,3 +196,57 @@ def test_a_tournament_records_a_forfeit(tmp_path: Path) -> None:
         t.record_results()
         (pr,) = t.pairings(1)
         assert pr.over and pr.winner == "Bob" and "forfeited" in pr.result
+
+
+def test_the_moderator_extends_a_deadline_both_sides_are_told_and_verify_replays_it(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    home = tmp_path / "home"
+    now = [datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)]
+    keys = make_game(home, "g", clock=lambda: now[0], deadline=timedelta(hours=72))
+    h = Home(home, clock=lambda: now[0])
+    with h.open("g") as st:
+        assert st.status().deadline == "2025-03-04T12:00:00Z"
+        hands = st.adjudication().session.game.state.hands  # type: ignore[attr-defined]
+        assert st.receive(signed(keys, C, 1, f"discard {hands[C][0]}\nplay {hands[C][1]}")).verdict is Verdict.ACCEPTED
+        r = st.moderator_action("extend", by=timedelta(hours=48))
+        assert r.verdict is Verdict.ACCEPTED and not r.resolved
+        st.moderator_action("extend", by=timedelta(hours=1))
+        assert st.status().deadline == "2025-03-06T13:00:00Z"
+        assert st.status().received == ("Caesar",)  # Caesar's sealed orders still stand
+        now[0] = datetime(2025, 3, 5, 12, 0, tzinfo=timezone.utc)  # past the old deadline: nothing happens
+        assert st.tick() == []
+        assert [e.text for _, _, e in st.events("Pompey")][-2:] == [
+            "The moderator extends the deadline of step 1 by 2d", "The moderator extends the deadline of step 1 by 1h"]
+        assert st.verify().ok
+        now[0] = datetime(2025, 3, 6, 13, 0, tzinfo=timezone.utc)
+        assert st.tick() == ["step 1 resolved at its deadline (2025-03-06T13:00:00Z); defaults for Pompey"]
+        for side in ("Caesar", "Pompey"):
+            assert "The moderator extends the deadline of step 1 by 2d" in (st.report(side).body or "")
+        assert st.status().deadline == "2025-03-09T13:00:00Z"  # the next step has its own, unextended
+        assert st.verify().ok
+    db = sqlite3.connect(home / "g.db")
+    raw = db.execute("SELECT raw FROM submission WHERE id = 2").fetchone()[0]
+    db.execute("UPDATE submission SET raw = ? WHERE id = 2", (raw.replace(b"172800", b"172860"),))
+    db.commit()
+    db.close()
+    with h.open("g") as st:
+        rep = st.verify()
+    assert not rep.ok and "submission #2" in " ".join(rep.problems)
+
+
+def test_extend_from_the_command_line_and_its_refusals(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    make_game(home, "g")  # no deadline
+    run = CliRunner()
+    r = run.invoke(main, ["--home", str(home), "extend", "g", "--by", "48h"])
+    assert r.exit_code == 1 and "step 1 of game g has no deadline to extend" in r.output
+    make_game(home, "d", deadline=__import__("datetime").timedelta(hours=24))
+    r = run.invoke(main, ["--home", str(home), "extend", "d", "--by", "2x"])
+    assert r.exit_code == 1 and "'2x' is not a duration" in r.output
+    r = run.invoke(main, ["--home", str(home), "extend", "d", "--by", "2d"])
+    assert r.exit_code == 0 and r.output.startswith("d: step 1 is now due ")
+    r = run.invoke(main, ["--home", str(home), "log", "--game", "d", "--side", "Caesar"])
+    assert "[all] moderator: The moderator extends the deadline of step 1 by 2d" in r.output
+    r = run.invoke(main, ["--home", str(home), "verify", "--game", "d"])
+    assert r.exit_code == 0 and "OK" in r.output

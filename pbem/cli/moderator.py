@@ -31,3 +31,31 @@ def forfeit(game_id: str, side: str, as_json: bool) -> None:
     if receipt.verdict.value != "accepted":
         raise click.ClickException(f"the forfeit was not applied: {receipt.reason}")
     click.echo(f"{game_id}: {side} forfeits (submission #{receipt.submission}, the moderator's); {result}")
+
+
+@main.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--by", "by", required=True, metavar="DURATION", help="How much later the open step's deadline falls, like 48h or 2d.")
+@json_option
+def extend(game_id: str, by: str, as_json: bool) -> None:
+    """Move the deadline of GAME's open step later by a duration.
+
+    Both players are told (an event of the game's hash chain, in their next reports and in
+    `pbem log`); it is stored as a moderator submission that `pbem verify` replays.
+
+    \b
+    Example:
+        pbem extend club-1 --by 48h
+    """
+    from pbem.decide import parse_duration
+
+    with _obj().open_home().open(game_id) as st:
+        receipt = st.moderator_action("extend", by=parse_duration(by))
+        status = st.status()
+    if as_json:
+        _echo_json({**receipt.to_json(), "deadline": status.deadline})
+        return
+    if receipt.verdict.value != "accepted":
+        raise click.ClickException(f"the extension was not applied: {receipt.reason}")
+    click.echo(f"{game_id}: step {status.step} is now due {status.deadline} (submission #{receipt.submission}, "
+               "the moderator's)")
