@@ -313,7 +313,7 @@ def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRec
     step = adj.step()
     if act.game != game_id:
         out.reason = f"the action is for game {act.game}, not {game_id}"
-    elif act.action != "extend" and act.side not in players:
+    elif act.action == "forfeit" and act.side not in players:
         out.reason = f"{act.side!r} is not a side of this game; use {' or '.join(players)}"
     elif step.over:
         out.reason = "the game is over"
@@ -328,6 +328,14 @@ def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRec
                             {"action": act.action, "step": step.number, "seconds": act.by})]
         out.verdict = Verdict.ACCEPTED
         out.orders = f"extend {dur}"
+        out.adjudication = trial
+        return out
+    if act.action in ("pause", "resume"):  # the store keeps the clock: the step stays open, both sides are told
+        text = ("The moderator pauses the game: no deadline runs until he resumes it" if act.action == "pause"
+                else "The moderator resumes the game: the open step has a whole deadline from now")
+        out.events = [Event("moderator", ALL, text, {"action": act.action, "step": step.number})]
+        out.verdict = Verdict.ACCEPTED
+        out.orders = act.action
         out.adjudication = trial
         return out
     others = [s for s in players if s != act.side]

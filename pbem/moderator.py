@@ -15,8 +15,9 @@ Format (``pbem-moderator 1``)::
 
 ``forfeit``: the side loses at once, the other side wins (the game's ``conclude``). ``extend``: the open
 step's deadline moves ``by`` seconds later (the step's snapshot keeps the deadline it opened with; the
-accepted extensions of the step are added to it). ``step`` is the step open when the moderator acted
-(a stale action is refused, as a stale submission is).
+accepted extensions of the step are added to it). ``pause``: no deadline runs until ``resume``, which
+gives the open step a whole deadline from the moment it was stored. ``step`` is the step open when the
+moderator acted (a stale action is refused, as a stale submission is).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from pbem.errors import PbemError
 FORMAT = "pbem-moderator 1"
 SOURCE = "moderator"  # the source of every moderator submission
 CHECK = "moderator"  # its password_check value: how it was authenticated (by the moderator's own command)
-ACTIONS = ("forfeit", "extend")
+ACTIONS = ("forfeit", "extend", "pause", "resume")
 
 
 class ActionError(PbemError):
@@ -65,6 +66,14 @@ def read_action(raw: bytes) -> Action:
             or (action == "extend") != (isinstance(by, int) and by > 0)):
         raise ActionError(f"the moderator action is damaged: {data!r}")
     return Action(action, game, side, step, by)
+
+
+def action_of(raw: bytes) -> Action | None:
+    """The action of a stored moderator submission (None: it cannot be read)."""
+    try:
+        return read_action(raw)
+    except ActionError:
+        return None
 
 
 def extension_of(raw: bytes) -> int:

@@ -249,6 +249,7 @@ class Status:
     overdue: bool
     over: bool
     summary: Summary
+    paused: bool = False  # by the moderator (pbem pause): no deadline runs
 
     @property
     def result(self) -> str:
@@ -272,6 +273,7 @@ class Status:
             "deadline": self.deadline,
             "overdue": self.overdue,
             "over": self.over,
+            "paused": self.paused,
             **self.summary.facts,
             "score": dict(self.summary.score),
             "winner": self.summary.winner,
@@ -479,8 +481,13 @@ class Store:
             if by is None or by.total_seconds() < 60:
                 raise StoreError("extend by how long? give a duration like 48h")
             if step.deadline is None:
-                raise StoreError(f"step {step.step} of game {self.game_id} has no deadline to extend")
+                raise StoreError(f"step {step.step} of game {self.game_id} has no deadline to extend"
+                                 + (" (the game is paused: `pbem resume` it first)" if step.paused else ""))
             seconds = int(by.total_seconds())
+        if action == "pause" and step.paused:
+            raise StoreError(f"game {self.game_id} is paused already; `pbem resume` it to run its deadlines again")
+        if action == "resume" and not step.paused:
+            raise StoreError(f"game {self.game_id} is not paused; nothing to resume")
         raw = moderator.Action(action, self.game_id, side, step.step, seconds).to_bytes()
         with self._write() as db:
             row = SubmissionRecord(raw=raw, received=self._now(), source=moderator.SOURCE,
@@ -778,17 +785,43 @@ class Store:
             session.submit(p.side or "", p.orders or "", p.digest or "")
         return session, snap
 
-    def _deadline(self, db: DbSession, snap: SnapshotRecord) -> str | None:
-        """The open step's deadline: the one it opened with, moved by the moderator's extensions."""
-        if snap.deadline is None:
-            return None
+    def _paused(self, db: DbSession) -> bool:
+        return self._clock_actions(db)[0]
+
+    def _clock_actions(self, db: DbSession) -> tuple[bool, list[tuple[SubmissionRecord, moderator.Action]]]:
+        """Whether the game is paused now, and every accepted moderator action that moves the clock."""
         rows = db.exec(select(SubmissionRecord).where(
-            SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step,
-            SubmissionRecord.password_check == moderator.CHECK)).all()
-        extra = sum(moderator.extension_of(r.raw) for r in rows)
+            SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.password_check == moderator.CHECK
+        ).order_by(SubmissionRecord.id)).all()  # type: ignore[arg-type]
+        acts = [(r, a) for r in rows if (a := moderator.action_of(r.raw)) is not None]
+        paused = False
+        for _, a in acts:
+            if a.action in ("pause", "resume"):
+                paused = a.action == "pause"
+        return paused, acts
+
+    def _deadline(self, db: DbSession, snap: SnapshotRecord) -> str | None:
+        """The open step's deadline: none while the game is paused; else the one it opened with (or, when
+        the game was resumed during this step, a whole deadline from the resumption), moved by the
+        moderator's extensions made since."""
+        paused, acts = self._clock_actions(db)
+        if paused:
+            return None
+        base = snap.deadline
+        mine = [(r, a) for r, a in acts if r.applied_step == snap.step]
+        resumed = [r for r, a in mine if a.action == "resume"]
+        if resumed:
+            game = db.exec(select(GameRecord)).one()
+            if not game.deadline_seconds:
+                return None
+            base = format_time(parse_time(resumed[-1].received) + timedelta(seconds=game.deadline_seconds))
+        if base is None:
+            return None
+        since = resumed[-1].id or 0 if resumed else 0
+        extra = sum(a.by or 0 for r, a in mine if a.action == "extend" and (r.id or 0) > since)
         if not extra:
-            return snap.deadline
-        return format_time(parse_time(snap.deadline) + timedelta(seconds=extra))
+            return base
+        return format_time(parse_time(base) + timedelta(seconds=extra))
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
         rows = db.exec(
@@ -821,6 +854,7 @@ class Store:
         with self._read() as db:
             session, snap = self._session(db)
             due = self._deadline(db, snap)
+            paused = self._paused(db)
         step = session.step()
         now = now or self.clock()
         overdue = bool(due and not step.over and now >= parse_time(due))
@@ -835,6 +869,7 @@ class Store:
             overdue=overdue,
             over=step.over,
             summary=session.summary(),
+            paused=paused and not step.over,
         )
 
     def receipt(self, sid: int) -> Receipt:

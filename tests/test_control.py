@@ -250,3 +250,51 @@ def test_extend_from_the_command_line_and_its_refusals(tmp_path: Path) -> None:
     assert "[all] moderator: The moderator extends the deadline of step 1 by 2d" in r.output
     r = run.invoke(main, ["--home", str(home), "verify", "--game", "d"])
     assert r.exit_code == 0 and "OK" in r.output
+
+
+def test_pause_stops_the_clock_and_resume_restarts_it(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    home = tmp_path / "home"
+    now = [datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)]
+    keys = make_game(home, "g", clock=lambda: now[0], deadline=timedelta(hours=72))
+    h = Home(home, clock=lambda: now[0])
+    with h.open("g") as st:
+        r = st.moderator_action("pause")
+        assert r.verdict is Verdict.ACCEPTED
+        s = st.status()
+        assert s.paused and s.deadline is None and s.to_json()["paused"] is True
+        with pytest.raises(Exception, match="is paused already"):
+            st.moderator_action("pause")
+        with pytest.raises(Exception, match="no deadline to extend \\(the game is paused"):
+            st.moderator_action("extend", by=timedelta(hours=1))
+        now[0] = datetime(2025, 4, 1, 12, 0, tzinfo=timezone.utc)  # long past the deadline: nothing happens
+        assert st.tick() == []
+        # orders still come in while paused; a step opened while paused has no running deadline either
+        hands = st.adjudication().session.game.state.hands  # type: ignore[attr-defined]
+        for side in Side:
+            st.receive(signed(keys, side, 1, f"discard {hands[side][0]}\nplay {hands[side][1]}"))
+        assert st.status().step == 2 and st.status().deadline is None and st.tick() == []
+        now[0] = datetime(2025, 4, 2, 12, 0, tzinfo=timezone.utc)
+        st.moderator_action("resume")
+        assert st.status().deadline == "2025-04-05T12:00:00Z" and not st.status().paused
+        st.moderator_action("extend", by=timedelta(hours=2))
+        assert st.status().deadline == "2025-04-05T14:00:00Z"
+        with pytest.raises(Exception, match="is not paused"):
+            st.moderator_action("resume")
+        texts = [e.text for _, _, e in st.events("Caesar") if e.kind == "moderator"]
+        assert texts == ["The moderator pauses the game: no deadline runs until he resumes it",
+                         "The moderator resumes the game: the open step has a whole deadline from now",
+                         "The moderator extends the deadline of step 2 by 2h"]
+        assert "The moderator pauses the game" in (st.report("Pompey").body or "")  # step 2's report
+        assert st.verify().ok
+        now[0] = datetime(2025, 4, 5, 14, 0, tzinfo=timezone.utc)
+        assert st.tick()[0].startswith("step 2 resolved at its deadline (2025-04-05T14:00:00Z)")
+        assert st.verify().ok
+    r = CliRunner().invoke(main, ["--home", str(home), "pause", "g"])
+    assert r.exit_code == 0 and r.output.startswith("g: paused: no deadline runs (submission #")
+    r = CliRunner().invoke(main, ["--home", str(home), "status", "--game", "g"])
+    assert "  paused by the moderator: no deadline runs (`pbem resume` restarts it)" in r.output
+    assert "warning" not in r.output
+    r = CliRunner().invoke(main, ["--home", str(home), "resume", "g"])
+    assert r.exit_code == 0 and " is due " in r.output

@@ -271,7 +271,7 @@ def status(game_id: str | None, now: str | None, as_json: bool) -> None:
     home = _obj().open_home()
     when = store_mod.parse_time(now) if now is not None else None
     out, failed = _each_game(home, game_id, lambda st: st.status(when))
-    timeless = [s.game for s in out if not s.over and not s.deadline]
+    timeless = [s.game for s in out if not s.over and not s.deadline and not s.paused]
     if timeless:
         click.echo(f"warning: no deadline: {', '.join(timeless)} never time{'s' if len(timeless) == 1 else ''} out "
                    "(new games take the home's default: `pbem config --deadline 72h`)", err=True)
@@ -292,6 +292,8 @@ def status(game_id: str | None, now: str | None, as_json: bool) -> None:
         click.echo(line)
         if s.deadline:
             click.echo(f"  deadline {s.deadline}{' (overdue: run `pbem tick`)' if s.overdue else ''}")
+        if s.paused:
+            click.echo("  paused by the moderator: no deadline runs (`pbem resume` restarts it)")
     if failed:
         sys.exit(1)
 

@@ -59,3 +59,46 @@ def extend(game_id: str, by: str, as_json: bool) -> None:
         raise click.ClickException(f"the extension was not applied: {receipt.reason}")
     click.echo(f"{game_id}: step {status.step} is now due {status.deadline} (submission #{receipt.submission}, "
                "the moderator's)")
+
+
+def _clock_action(game_id: str, action: str, as_json: bool) -> None:
+    with _obj().open_home().open(game_id) as st:
+        receipt = st.moderator_action(action)
+        status = st.status()
+    if as_json:
+        _echo_json({**receipt.to_json(), "deadline": status.deadline, "paused": status.paused})
+        return
+    if receipt.verdict.value != "accepted":
+        raise click.ClickException(f"the {action} was not applied: {receipt.reason}")
+    now = "paused: no deadline runs" if status.paused else (
+        f"step {status.step} is due {status.deadline}" if status.deadline else f"step {status.step} has no deadline")
+    click.echo(f"{game_id}: {now} (submission #{receipt.submission}, the moderator's)")
+
+
+@main.command()
+@click.argument("game_id", metavar="GAME")
+@json_option
+def pause(game_id: str, as_json: bool) -> None:
+    """Pause GAME: no deadline runs (no defaults, no reminders) until `pbem resume`.
+
+    Players may still send orders; both are told (an event of the game's hash chain), and it is
+    stored as a moderator submission that `pbem verify` replays.
+
+    \b
+    Example:
+        pbem pause club-1
+    """
+    _clock_action(game_id, "pause", as_json)
+
+
+@main.command()
+@click.argument("game_id", metavar="GAME")
+@json_option
+def resume(game_id: str, as_json: bool) -> None:
+    """Resume a paused GAME: the open step gets a whole deadline from now.
+
+    \b
+    Example:
+        pbem resume club-1
+    """
+    _clock_action(game_id, "resume", as_json)
