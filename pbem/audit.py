@@ -23,6 +23,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pbem import moderator
 from pbem.core.events import Event
 from pbem.core.game import Adjudication, GameSystem
 from pbem.decide import (
@@ -183,6 +184,7 @@ class _Verifier:
         log.extend(Event.from_json(e) for e in opening)
         sessions[first] = snaps[first].session
         digests: dict[str, int] = {}
+        players, replaced = moderator.credentials_over_time(players, subs)  # pbem replace: who held each side when
         deadlines = sorted((s for s in snaps.values() if s.cause == Cause.DEADLINE.value), key=lambda s: s.step)
 
         def resolution(step: int, evs: list[Event], cause: Cause, sid: int | None) -> bool:
@@ -224,6 +226,8 @@ class _Verifier:
                 continue
             step = session.step().number
             out = decide(session, game.id, players, row.raw, digests, row.password_check)
+            if row.id in replaced and out.verdict is Verdict.ACCEPTED:  # a substitute takes the side over
+                players = {**players, replaced[row.id].side: replaced[row.id]}
             if out.adjudication is not None:
                 session = out.adjudication
             where = f"submission #{row.id} ({row.side or 'unknown side'}, for step {row.step})"

@@ -313,7 +313,7 @@ def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRec
     step = adj.step()
     if act.game != game_id:
         out.reason = f"the action is for game {act.game}, not {game_id}"
-    elif act.action == "forfeit" and act.side not in players:
+    elif act.action in ("forfeit", "replace") and act.side not in players:
         out.reason = f"{act.side!r} is not a side of this game; use {' or '.join(players)}"
     elif step.over:
         out.reason = "the game is over"
@@ -328,6 +328,13 @@ def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRec
                             {"action": act.action, "step": step.number, "seconds": act.by})]
         out.verdict = Verdict.ACCEPTED
         out.orders = f"extend {dur}"
+        out.adjudication = trial
+        return out
+    if act.action == "replace":  # the store changes the player's credentials in the same transaction
+        out.events = [Event("moderator", ALL, f"The moderator gives {act.side} to a substitute player; the previous "
+                            "player's credentials no longer work", {"action": act.action, "side": act.side})]
+        out.verdict = Verdict.ACCEPTED
+        out.orders = f"replace {act.side}"
         out.adjudication = trial
         return out
     if act.action in ("pause", "resume"):  # the store keeps the clock: the step stays open, both sides are told

@@ -468,9 +468,14 @@ class Store:
         return [Receipt(self.game_id, 0, Verdict.REJECTED, None, None, reason=str(g)) if isinstance(g, StoreError)
                 else replace(self.receipt(g[0]), again=g[1]) for g in got]
 
-    def moderator_action(self, action: str, side: str = "", *, by: timedelta | None = None) -> Receipt:
-        """Store a moderator action (``forfeit``) for the open step as a moderator submission
-        (:mod:`pbem.moderator`), then decide and report it like any submission: the audit replays it."""
+    def moderator_action(self, action: str, side: str = "", *, by: timedelta | None = None,
+                         substitute: PlayerSetup | None = None) -> Receipt:
+        """Store a moderator action (``forfeit``, ``extend``, ``pause``, ``resume``, ``replace``) for the open
+        step as a moderator submission (:mod:`pbem.moderator`), then decide and report it like any
+        submission: the audit replays it. ``replace`` gives ``side`` to ``substitute`` (his email and
+        key or password hash): the player table changes in the same transaction that stores it."""
+        if action == "replace":
+            return self._replace(side, substitute)
         if action not in moderator.ACTIONS:
             raise StoreError(f"unknown moderator action {action!r}; the actions are: {', '.join(moderator.ACTIONS)}")
         step = self.status()
@@ -493,6 +498,47 @@ class Store:
             row = SubmissionRecord(raw=raw, received=self._now(), source=moderator.SOURCE,
                                    password_check=moderator.CHECK)
             db.add(row)
+            db.flush()
+            assert row.id is not None
+            sid = row.id
+        _checkpoint("received")
+        try:
+            self.process_pending()
+            self.render_pending()
+            self.sync()
+        except StorageError as exc:
+            raise exc.told(self._committed([sid])) from exc
+        return self.receipt(sid)
+
+    def _replace(self, side: str, new: PlayerSetup | None) -> Receipt:
+        if new is None or (new.public_key is None) == (new.password_hash is None):
+            raise StoreError(f"the substitute for {side} needs exactly one credential: a public key or a password")
+        if side not in self.system.sides:
+            raise StoreError(f"{side!r} is not a side of this game; use {' or '.join(self.system.sides)}")
+        _check_email(side, new.email)
+        fingerprint = key_fingerprint(new.public_key) if new.public_key else None  # a bad key says what is wrong
+        self.process_pending()  # every submission received before is decided with the old credentials
+        with self._write() as db:
+            if db.exec(select(SubmissionRecord.id).where(SubmissionRecord.verdict == Verdict.RECEIVED.value)).first():
+                raise StoreError(f"a submission for game {self.game_id} arrived just now; run the command again")
+            session, _snap = self._session(db)
+            step = session.step()
+            if step.over:
+                raise StoreError(f"game {self.game_id} is over; there is nothing to replace")
+            old = db.get(PlayerRecord, side)
+            assert old is not None
+            for other in db.exec(select(PlayerRecord)).all():
+                if other.side != side and fingerprint and other.fingerprint == fingerprint:
+                    raise StoreError(f"{other.side} has this public key; the substitute needs his own key pair "
+                                     "(`pbem keygen`)")
+            raw = moderator.Action("replace", self.game_id, side, step.number, key=new.public_key,
+                                   old_key=old.public_key).to_bytes()
+            row = SubmissionRecord(raw=raw, received=self._now(), source=moderator.SOURCE,
+                                   password_check=moderator.CHECK)
+            db.add(row)
+            old.email, old.public_key, old.password_hash, old.fingerprint = (
+                new.email, new.public_key, new.password_hash, fingerprint)
+            db.add(old)
             db.flush()
             assert row.id is not None
             sid = row.id
@@ -651,6 +697,7 @@ class Store:
         row.related = out.related
         row.processed = self._now()
         if out.verdict is Verdict.ACCEPTED and out.side == MODERATOR:  # a moderator action: nothing superseded
+            # (pbem replace changed the player table when it stored the action: see _replace)
             row.applied_step = snap.step
             row.orders = out.orders
             if out.resolved_step is None and out.events:  # an extension: told to both sides in the chain now

@@ -298,3 +298,55 @@ def test_pause_stops_the_clock_and_resume_restarts_it(tmp_path: Path) -> None:
     assert "warning" not in r.output
     r = CliRunner().invoke(main, ["--home", str(home), "resume", "g"])
     assert r.exit_code == 0 and " is due " in r.output
+
+
+def test_a_substitute_takes_over_and_the_old_credentials_stop_at_once(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    keys = make_game(home, "g")
+    sub_keys = {**keys, P: generate_keypair()}
+    (tmp_path / "cato.pub").write_text(sub_keys[P].public_text + "\n")
+    run = CliRunner()
+    with Home(home).open("g") as st:
+        hands = st.adjudication().session.game.state.hands  # type: ignore[attr-defined]
+        orders = {s: f"discard {hands[s][0]}\nplay {hands[s][1]}" for s in Side}
+        assert st.receive(signed(keys, P, 1, orders[P])).verdict is Verdict.ACCEPTED  # the old player's, stands
+    r = run.invoke(main, ["--home", str(home), "replace", "g", "--side", "Pompey", "--email", "cato@example.org",
+                          "--key", str(tmp_path / "cato.pub")])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("g: Pompey is now played by cato@example.org (submission #2, the moderator's)")
+    with Home(home).open("g") as st:
+        old = st.receive(signed(keys, P, 1, orders[P], n=9))
+        assert old.verdict is Verdict.REJECTED and "signed with another key" in old.reason
+        assert st.status().received == ("Pompey",)  # his sealed orders of this step still stand
+        assert st.receive(signed(sub_keys, P, 1, orders[P], n=3)).verdict is Verdict.ACCEPTED
+        assert st.receive(signed(keys, C, 1, orders[C])).resolved
+        assert "The moderator gives Pompey to a substitute player" in (st.report("Caesar").body or "")
+        assert {p.side: p.email for p in st.players()}["Pompey"] == "cato@example.org"
+        assert st.verify().ok  # submission #1 is still checked against the key it was signed with
+    r = run.invoke(main, ["--home", str(home), "audit", "export", "g", "-o", str(tmp_path / "g.json")])
+    assert r.exit_code == 0
+    r = run.invoke(main, ["--home", str(home), "audit", "check", str(tmp_path / "g.json")])
+    assert r.exit_code == 0, r.output
+    # then to a password player; a wrong or doubled credential is refused
+    r = run.invoke(main, ["--home", str(home), "replace", "g", "--side", "Pompey", "--email", "dio@example.org",
+                          "--password", "dio's secret"])
+    assert r.exit_code == 0, r.output
+    r = run.invoke(main, ["--home", str(home), "replace", "g", "--side", "Pompey", "--email", "x@example.org"])
+    assert r.exit_code == 2 and "exactly one credential" in r.output
+    (tmp_path / "caesar.pub").write_text(keys[C].public_text)
+    r = run.invoke(main, ["--home", str(home), "replace", "g", "--side", "Pompey", "--email", "x@example.org",
+                          "--key", str(tmp_path / "caesar.pub")])
+    assert r.exit_code == 1 and "Caesar has this public key" in r.output
+    with Home(home).open("g") as st:
+        step = st.status().step
+        env = new_envelope("g", "Pompey", step, "resign")
+        assert st.receive(password_submission(env, "dio's secret").to_armor().encode()).verdict is Verdict.ACCEPTED
+        assert st.status().summary.winner == "Caesar"
+        assert st.verify().ok
+    db = sqlite3.connect(home / "g.db")
+    raw = db.execute("SELECT raw FROM submission WHERE id = 2").fetchone()[0]
+    db.execute("UPDATE submission SET raw = ? WHERE id = 2", (raw.replace(b'"old_key":"pbem', b'"old_key":"xbem'),))
+    db.commit()
+    db.close()
+    r = run.invoke(main, ["--home", str(home), "verify", "--game", "g"])
+    assert r.exit_code == 1 and "FAILED" in r.output

@@ -1,6 +1,8 @@
 """The moderator's actions on a game: ``pbem forfeit`` (stored and replayed as moderator submissions)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from pbem.cli.base import _echo_json, _game_sides, _obj, _side_name, json_option, main
@@ -102,3 +104,45 @@ def resume(game_id: str, as_json: bool) -> None:
         pbem resume club-1
     """
     _clock_action(game_id, "resume", as_json)
+
+
+@main.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--side", required=True, help="The side the substitute takes over.")
+@click.option("--email", required=True, help="The substitute's email address: the side's reports go there from now on.")
+@click.option("--key", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="The substitute's public key (FILE.pub from `pbem keygen`).")
+@click.option("--password", help="Password mode for the substitute instead (stored only as a scrypt hash).")
+@json_option
+def replace(game_id: str, side: str, email: str, key: Path | None, password: str | None, as_json: bool) -> None:
+    """Give a side of GAME to a substitute player; the old credentials stop working at once.
+
+    Both players are told (an event of the game's hash chain); it is stored as a moderator
+    submission that `pbem verify` replays, each earlier submission still checked against the
+    credential it was sent with.
+
+    \b
+    Example:
+        pbem replace club-1 --side Pompey --email cato@example.org --key cato.pub
+    """
+    from pbem.credentials import hash_password
+    from pbem.store import PlayerSetup
+
+    side = _side_name(side, _game_sides(game_id))
+    if (key is None) == (password is None):
+        raise click.UsageError("give the substitute exactly one credential: --key FILE.pub or --password P")
+    public = None
+    if key is not None:
+        try:
+            public = key.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.ClickException(f"cannot read the key file {key}: {exc}") from None
+    new = PlayerSetup(side, email, public_key=public, password_hash=hash_password(password) if password else None)
+    with _obj().open_home().open(game_id) as st:
+        receipt = st.moderator_action("replace", side, substitute=new)
+    if as_json:
+        _echo_json(receipt.to_json())
+        return
+    if receipt.verdict.value != "accepted":
+        raise click.ClickException(f"the replacement was not applied: {receipt.reason}")
+    click.echo(f"{game_id}: {side} is now played by {email} (submission #{receipt.submission}, the moderator's); "
+               "the previous player's credentials no longer work")
