@@ -970,6 +970,12 @@ class Store:
             deadlines = {s.step: s.deadline for s in db.exec(select(SnapshotRecord)).all()}
         return subs, messages, deadlines
 
+    def last_opened(self) -> str:
+        """When the open step (or the end of the game) began: the last snapshot's time."""
+        with self._read() as db:
+            snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc())).first()  # type: ignore[attr-defined]
+        return snap.created if snap is not None else ""
+
     def events(self, viewer: str = MODERATOR) -> list[tuple[int, int, Event]]:
         """(seq, step, event) for every event ``viewer`` (a side or ``moderator``) may see."""
         with self._read() as db:

@@ -243,3 +243,22 @@ def audit_check(bundle: Path, saved: Path | None) -> None:
        sys.exit(1)
 
 
+
+
+@main.command()
+@click.option("-o", "--output", "output", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The folder to write the site into (made if missing).")
+def site(output: Path) -> None:
+    """Write the club's public pages: tournaments, every game, and a page per game.
+
+    Built only from facts both sides know (the events for all, the score and result, whose
+    turn it is and the deadline): never a hidden block or anything sent to one side.
+
+    \b
+    Example:
+        pbem site -o public_html
+    """
+    from pbem.site import write_site
+
+    written = write_site(_obj().open_home(), output)
+    click.echo(f"wrote {len(written)} pages into {output} (open {output / 'index.html'})")
