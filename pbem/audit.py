@@ -23,6 +23,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pbem import moderator
 from pbem.core.events import Event
 from pbem.core.game import Adjudication, GameSystem
 from pbem.decide import (
@@ -184,6 +185,7 @@ class _Verifier:
         log.extend(Event.from_json(e) for e in opening)
         sessions[first] = snaps[first].session
         digests: dict[str, int] = {}
+        players, replaced = moderator.credentials_over_time(players, subs)  # pbem replace: who held each side when
         deadlines = sorted((s for s in snaps.values() if s.cause == Cause.DEADLINE.value), key=lambda s: s.step)
 
         def resolution(step: int, evs: list[Event], cause: Cause, sid: int | None) -> bool:
@@ -225,6 +227,8 @@ class _Verifier:
                 continue
             step = session.step().number
             out = decide(session, game.id, players, row.raw, digests, row.password_check)
+            if row.id in replaced and out.verdict is Verdict.ACCEPTED:  # a substitute takes the side over
+                players = {**players, replaced[row.id].side: replaced[row.id]}
             if out.adjudication is not None:
                 session = out.adjudication
             where = f"submission #{row.id} ({row.side or 'unknown side'}, for step {row.step})"
@@ -253,6 +257,16 @@ class _Verifier:
                     return sessions, log
                 if out.resolved_step is not None and not resolution(step, out.events, Cause.SUBMISSION, row.id):
                     return sessions, log
+                if out.resolved_step is None and out.events:  # a moderator's extension: chained when made
+                    new = events_json(out.events)
+                    start = len(log)
+                    stored = stored_log[start: start + len(new)]
+                    if stored != new:
+                        k = next((i for i, (a, b) in enumerate(zip(stored, new)) if a != b), len(stored))
+                        self.fail(step, f"{where}: event #{start + k + 1} differs from the replay"
+                                  + (f": {first_difference(stored[k], new[k])}" if k < len(stored) else ""))
+                        return sessions, log
+                    log.extend(out.events)
         while deadlines and deadlines[0].step == session.step().number + 1:
             step = session.step().number
             if not resolution(step, session.resolve(deadline=True), Cause.DEADLINE, None):

@@ -20,6 +20,8 @@ from pbem.audit import VerifyReport, verify
 from pbem.decide import StoreError, event_hash, header_hash
 from pbem.envelope import authenticate, parse_password_removed, parse_submission
 from pbem.errors import EnvelopeError
+from pbem.moderator import CHECK as MODERATOR_CHECK
+from pbem.moderator import credentials_over_time
 from pbem.tables import EventRecord, GameRecord, OutboxRecord, PlayerRecord, SnapshotRecord, SubmissionRecord
 
 BUNDLE_FORMAT = "pbem-audit-bundle 1"
@@ -127,12 +129,15 @@ def check_bundle(text: str) -> BundleCheck:
     for snap in rows.snaps.values():
         if hashlib.sha256(snap.session.encode("utf-8")).hexdigest() != snap.hash:
             rep.problems.append(f"step {snap.step}: the snapshot's hash does not match its content")
-    for s in rows.subs:
-        if s.verdict not in ("accepted", "superseded", "duplicate"):
-            continue
+    players, replaced = credentials_over_time(rows.players, rows.subs)  # pbem replace: who held each side when
+    for s in sorted(rows.subs, key=lambda r: r.id or 0):
+        if s.id in replaced:
+            players = {**players, replaced[s.id].side: replaced[s.id]}
+        if s.verdict not in ("accepted", "superseded", "duplicate") or s.password_check == MODERATOR_CHECK:
+            continue  # a moderator action (pbem.moderator) has no signature: the replay checks it
         try:
             sub = parse_password_removed(s.raw) if s.password_check else parse_submission(s.raw)
-            player = rows.players.get(sub.envelope.side)
+            player = players.get(sub.envelope.side)
             if sub.signature is not None:
                 authenticate(sub, public_key=player.public_key if player else None)
         except EnvelopeError as exc:

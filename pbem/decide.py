@@ -31,7 +31,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Sequence
 
-from pbem.core.events import MODERATOR, Event
+from pbem import moderator
+from pbem.control import apply_control, find_control
+from pbem.core.events import ALL, MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem
 from pbem.core.orders import SubmissionRejected
 from pbem.core.rng import KeyedStream, RandomStream, Rng
@@ -231,6 +233,8 @@ def decide(
     """Decide a submission against ``adj``, which is never changed: the orders are tried on a copy,
     which the outcome carries (``adjudication``) when they are accepted. A password-mode submission
     is stored without its password: ``password_check`` says whether it matched."""
+    if password_check == moderator.CHECK:  # written only by Store.moderator_action (pbem.moderator)
+        return _decide_action(adj, game_id, players, raw)
     try:
         sub = parse_password_removed(raw) if password_check else parse_submission(raw)
     except EnvelopeError as exc:
@@ -269,9 +273,15 @@ def decide(
     step = adj.step().number
     trial = adj.copy()
     try:
-        trial.check(side, text)
-        warnings = trial.warnings(side, text)
-        out.events = trial.submit(side, text, out.digest or "")
+        control = find_control(env.orders)  # resign: read by the core, whatever the game (pbem.control)
+        if control is not None:
+            out.events = apply_control(trial, list(players), side, control)
+            warnings = []
+            text = control.word  # stored as the accepted orders, in its one spelling
+        else:
+            trial.check(side, text)
+            warnings = trial.warnings(side, text)
+            out.events = trial.submit(side, text, out.digest or "")
     except SubmissionRejected as exc:
         out.reason = f"{len(exc.errors)} error{'' if len(exc.errors) == 1 else 's'}; nothing was applied"
         out.errors = [{"line": e.lineno, "text": e.text, "message": e.message} for e in exc.errors]
@@ -290,6 +300,61 @@ def decide(
     out.adjudication = trial
     if trial.step().number != step:
         out.resolved_step = step
+    return out
+
+
+def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRecord], raw: bytes) -> Outcome:
+    """A moderator action (pbem.moderator): ``forfeit`` ends the game, the other side wins."""
+    digest = hashlib.sha256(raw).hexdigest()
+    try:
+        act = moderator.read_action(raw)
+    except moderator.ActionError as exc:
+        return Outcome(Verdict.REJECTED, side=MODERATOR, digest=digest, reason=str(exc))
+    out = Outcome(Verdict.REJECTED, side=MODERATOR, step=act.step, digest=digest)
+    step = adj.step()
+    if act.game != game_id:
+        out.reason = f"the action is for game {act.game}, not {game_id}"
+    elif act.action in ("forfeit", "replace") and act.side not in players:
+        out.reason = f"{act.side!r} is not a side of this game; use {' or '.join(players)}"
+    elif step.over:
+        out.reason = "the game is over"
+    elif act.step != step.number:
+        out.reason = f"the action was for step {act.step}, but step {step.number} is open"
+    if out.reason:
+        return out
+    trial = adj.copy()
+    if act.action == "extend":  # the deadline is the store's: the step stays open, both sides are told
+        dur = format_duration(act.by or 0)
+        out.events = [Event("moderator", ALL, f"The moderator extends the deadline of step {step.number} by {dur}",
+                            {"action": act.action, "step": step.number, "seconds": act.by})]
+        out.verdict = Verdict.ACCEPTED
+        out.orders = f"extend {dur}"
+        out.adjudication = trial
+        return out
+    if act.action == "replace":  # the store changes the player's credentials in the same transaction
+        out.events = [Event("moderator", ALL, f"The moderator gives {act.side} to a substitute player; the previous "
+                            "player's credentials no longer work", {"action": act.action, "side": act.side})]
+        out.verdict = Verdict.ACCEPTED
+        out.orders = f"replace {act.side}"
+        out.adjudication = trial
+        return out
+    if act.action in ("pause", "resume"):  # the store keeps the clock: the step stays open, both sides are told
+        text = ("The moderator pauses the game: no deadline runs until he resumes it" if act.action == "pause"
+                else "The moderator resumes the game: the open step has a whole deadline from now")
+        out.events = [Event("moderator", ALL, text, {"action": act.action, "step": step.number})]
+        out.verdict = Verdict.ACCEPTED
+        out.orders = act.action
+        out.adjudication = trial
+        return out
+    others = [s for s in players if s != act.side]
+    winner = others[0] if len(others) == 1 else None
+    out.events = [Event("moderator", ALL, f"The moderator rules that {act.side} forfeits the game",
+                        {"action": act.action, "side": act.side}),
+                  *trial.conclude(winner, f"{act.side} forfeited (the moderator's ruling)")]
+    out.verdict = Verdict.ACCEPTED
+    out.orders = f"{act.action} {act.side}"
+    out.adjudication = trial
+    out.resolved_step = step.number
     return out
 
 

@@ -61,7 +61,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session as DbSession
 from sqlmodel import SQLModel, create_engine, select
 
-from pbem import audit, bodies
+from pbem import audit, bodies, moderator
 from pbem.audit import VerifyReport
 from pbem.bodies import DamagedBodyError
 from pbem.core.events import MODERATOR, Event
@@ -254,6 +254,7 @@ class Status:
     overdue: bool
     over: bool
     summary: Summary
+    paused: bool = False  # by the moderator (pbem pause): no deadline runs
 
     @property
     def result(self) -> str:
@@ -277,6 +278,7 @@ class Status:
             "deadline": self.deadline,
             "overdue": self.overdue,
             "over": self.over,
+            "paused": self.paused,
             **self.summary.facts,
             "score": dict(self.summary.score),
             "winner": self.summary.winner,
@@ -485,6 +487,89 @@ class Store:
         return [Receipt(self.game_id, 0, Verdict.REJECTED, None, None, reason=str(g)) if isinstance(g, StoreError)
                 else replace(self.receipt(g[0]), again=g[1]) for g in got]
 
+    def moderator_action(self, action: str, side: str = "", *, by: timedelta | None = None,
+                         substitute: PlayerSetup | None = None) -> Receipt:
+        """Store a moderator action (``forfeit``, ``extend``, ``pause``, ``resume``, ``replace``) for the open
+        step as a moderator submission (:mod:`pbem.moderator`), then decide and report it like any
+        submission: the audit replays it. ``replace`` gives ``side`` to ``substitute`` (his email and
+        key or password hash): the player table changes in the same transaction that stores it."""
+        if action == "replace":
+            return self._replace(side, substitute)
+        if action not in moderator.ACTIONS:
+            raise StoreError(f"unknown moderator action {action!r}; the actions are: {', '.join(moderator.ACTIONS)}")
+        step = self.status()
+        if step.over:
+            raise StoreError(f"game {self.game_id} is over ({step.result}); there is nothing to {action}")
+        seconds = None
+        if action == "extend":
+            if by is None or by.total_seconds() < 60:
+                raise StoreError("extend by how long? give a duration like 48h")
+            if step.deadline is None:
+                raise StoreError(f"step {step.step} of game {self.game_id} has no deadline to extend"
+                                 + (" (the game is paused: `pbem resume` it first)" if step.paused else ""))
+            seconds = int(by.total_seconds())
+        if action == "pause" and step.paused:
+            raise StoreError(f"game {self.game_id} is paused already; `pbem resume` it to run its deadlines again")
+        if action == "resume" and not step.paused:
+            raise StoreError(f"game {self.game_id} is not paused; nothing to resume")
+        raw = moderator.Action(action, self.game_id, side, step.step, seconds).to_bytes()
+        with self._write() as db:
+            row = SubmissionRecord(raw=raw, received=self._now(), source=moderator.SOURCE,
+                                   password_check=moderator.CHECK)
+            db.add(row)
+            db.flush()
+            assert row.id is not None
+            sid = row.id
+        _checkpoint("received")
+        try:
+            self.process_pending()
+            self.render_pending()
+            self.sync()
+        except StorageError as exc:
+            raise exc.told(self._committed([sid])) from exc
+        return self.receipt(sid)
+
+    def _replace(self, side: str, new: PlayerSetup | None) -> Receipt:
+        if new is None or (new.public_key is None) == (new.password_hash is None):
+            raise StoreError(f"the substitute for {side} needs exactly one credential: a public key or a password")
+        if side not in self.system.sides:
+            raise StoreError(f"{side!r} is not a side of this game; use {' or '.join(self.system.sides)}")
+        _check_email(side, new.email)
+        fingerprint = key_fingerprint(new.public_key) if new.public_key else None  # a bad key says what is wrong
+        self.process_pending()  # every submission received before is decided with the old credentials
+        with self._write() as db:
+            if db.exec(select(SubmissionRecord.id).where(SubmissionRecord.verdict == Verdict.RECEIVED.value)).first():
+                raise StoreError(f"a submission for game {self.game_id} arrived just now; run the command again")
+            session, _snap = self._session(db)
+            step = session.step()
+            if step.over:
+                raise StoreError(f"game {self.game_id} is over; there is nothing to replace")
+            old = db.get(PlayerRecord, side)
+            assert old is not None
+            for other in db.exec(select(PlayerRecord)).all():
+                if other.side != side and fingerprint and other.fingerprint == fingerprint:
+                    raise StoreError(f"{other.side} has this public key; the substitute needs his own key pair "
+                                     "(`pbem keygen`)")
+            raw = moderator.Action("replace", self.game_id, side, step.number, key=new.public_key,
+                                   old_key=old.public_key).to_bytes()
+            row = SubmissionRecord(raw=raw, received=self._now(), source=moderator.SOURCE,
+                                   password_check=moderator.CHECK)
+            db.add(row)
+            old.email, old.public_key, old.password_hash, old.fingerprint = (
+                new.email, new.public_key, new.password_hash, fingerprint)
+            db.add(old)
+            db.flush()
+            assert row.id is not None
+            sid = row.id
+        _checkpoint("received")
+        try:
+            self.process_pending()
+            self.render_pending()
+            self.sync()
+        except StorageError as exc:
+            raise exc.told(self._committed([sid])) from exc
+        return self.receipt(sid)
+
     def _committed(self, sids: Sequence[int]) -> str:
         """What is stored of submissions ``sids`` and of the reports, said after a write failed."""
         try:
@@ -651,7 +736,15 @@ class Store:
         row.errors = canonical_json(out.errors) if out.errors else None
         row.related = out.related
         row.processed = self._now()
-        if out.verdict is Verdict.ACCEPTED:
+        if out.verdict is Verdict.ACCEPTED and out.side == MODERATOR:  # a moderator action: nothing superseded
+            # (pbem replace changed the player table when it stored the action: see _replace)
+            row.applied_step = snap.step
+            row.orders = out.orders
+            if out.resolved_step is None and out.events:  # an extension: told to both sides in the chain now
+                db.add(row)
+                db.flush()
+                self._append_events(db, out.events, snap.step)
+        elif out.verdict is Verdict.ACCEPTED:
             row.applied_step = snap.step
             row.orders = out.orders
             wanted = requested_language(order_lines(out.orders or ""))
@@ -686,23 +779,29 @@ class Store:
         now: datetime,
     ) -> None:
         game = db.exec(select(GameRecord)).one()
-        head = db.exec(select(EventRecord).order_by(EventRecord.seq.desc())).first()  # type: ignore[attr-defined]
-        prev, seq = (head.hash, head.seq) if head else (game.header_hash, 0)
-        rows = []
-        for ev in events_json(events):
-            seq += 1
-            h = event_hash(seq, resolved, ev, prev)
-            rows.append({"seq": seq, "step": resolved, "audience": ev["audience"], "kind": ev["kind"], "text": ev["text"],
-                         "data": canonical_json(ev["data"]), "prev_hash": prev, "hash": h})
-            prev = h
-        if rows:  # one INSERT for the lot, in this transaction (the log is only ever read back by queries)
-            db.connection().execute(EventRecord.__table__.insert(), rows)  # type: ignore[attr-defined]
+        seq = self._append_events(db, events, resolved)
         last_sub = db.exec(
             select(SubmissionRecord.id)
             .where(SubmissionRecord.verdict != Verdict.RECEIVED.value)
             .order_by(SubmissionRecord.id.desc())  # type: ignore[union-attr]
         ).first()
         self._add_snapshot(db, game, session, seq, cause, sid, last_sub or 0, now)
+
+    def _append_events(self, db: DbSession, events: Sequence[Event], step: int) -> int:
+        """Chain ``events`` (of ``step``) after the last one; the last sequence number."""
+        game = db.exec(select(GameRecord)).one()
+        head = db.exec(select(EventRecord).order_by(EventRecord.seq.desc())).first()  # type: ignore[attr-defined]
+        prev, seq = (head.hash, head.seq) if head else (game.header_hash, 0)
+        rows = []
+        for ev in events_json(events):
+            seq += 1
+            h = event_hash(seq, step, ev, prev)
+            rows.append({"seq": seq, "step": step, "audience": ev["audience"], "kind": ev["kind"], "text": ev["text"],
+                         "data": canonical_json(ev["data"]), "prev_hash": prev, "hash": h})
+            prev = h
+        if rows:  # one INSERT for the lot, in this transaction (the log is only ever read back by queries)
+            db.connection().execute(EventRecord.__table__.insert(), rows)  # type: ignore[attr-defined]
+        return seq
 
     def _add_snapshot(
         self, db: DbSession, game: GameRecord, session: Adjudication, last_event: int, cause: Cause, sid: int | None,
@@ -853,8 +952,48 @@ class Store:
             .where(SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step)
             .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
         ).all():
+            if p.password_check == moderator.CHECK:  # a moderator's extension: no orders for the game
+                continue
             session.submit(p.side or "", p.orders or "", p.digest or "")
         return session, snap
+
+    def _paused(self, db: DbSession) -> bool:
+        return self._clock_actions(db)[0]
+
+    def _clock_actions(self, db: DbSession) -> tuple[bool, list[tuple[SubmissionRecord, moderator.Action]]]:
+        """Whether the game is paused now, and every accepted moderator action that moves the clock."""
+        rows = db.exec(select(SubmissionRecord).where(
+            SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.password_check == moderator.CHECK
+        ).order_by(SubmissionRecord.id)).all()  # type: ignore[arg-type]
+        acts = [(r, a) for r in rows if (a := moderator.action_of(r.raw)) is not None]
+        paused = False
+        for _, a in acts:
+            if a.action in ("pause", "resume"):
+                paused = a.action == "pause"
+        return paused, acts
+
+    def _deadline(self, db: DbSession, snap: SnapshotRecord) -> str | None:
+        """The open step's deadline: none while the game is paused; else the one it opened with (or, when
+        the game was resumed during this step, a whole deadline from the resumption), moved by the
+        moderator's extensions made since."""
+        paused, acts = self._clock_actions(db)
+        if paused:
+            return None
+        base = snap.deadline
+        mine = [(r, a) for r, a in acts if r.applied_step == snap.step]
+        resumed = [r for r, a in mine if a.action == "resume"]
+        if resumed:
+            game = db.exec(select(GameRecord)).one()
+            if not game.deadline_seconds:
+                return None
+            base = format_time(parse_time(resumed[-1].received) + timedelta(seconds=game.deadline_seconds))
+        if base is None:
+            return None
+        since = resumed[-1].id or 0 if resumed else 0
+        extra = sum(a.by or 0 for r, a in mine if a.action == "extend" and (r.id or 0) > since)
+        if not extra:
+            return base
+        return format_time(parse_time(base) + timedelta(seconds=extra))
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
         rows = db.exec(
@@ -908,9 +1047,11 @@ class Store:
     def status(self, now: datetime | None = None) -> Status:
         with self._read() as db:
             session, snap = self._session(db)
+            due = self._deadline(db, snap)
+            paused = self._paused(db)
         step = session.step()
         now = now or self.clock()
-        overdue = bool(snap.deadline and not step.over and now >= parse_time(snap.deadline))
+        overdue = bool(due and not step.over and now >= parse_time(due))
         return Status(
             game=self.game_id,
             step=step.number,
@@ -918,10 +1059,11 @@ class Store:
             title=step.title,
             awaiting=step.awaiting,
             received=step.received,
-            deadline=snap.deadline if not step.over else None,
+            deadline=due if not step.over else None,
             overdue=overdue,
             over=step.over,
             summary=session.summary(),
+            paused=paused and not step.over,
         )
 
     def receipt(self, sid: int) -> Receipt:
@@ -981,6 +1123,22 @@ class Store:
     def submissions(self) -> list[SubmissionRecord]:
         with self._read() as db:
             return list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]
+
+    def submission_records(self) -> tuple[list[SubmissionRecord], list[MessageRecord], dict[int, str | None]]:
+        """Every stored submission (in the order received), every mailbox message that carried
+        one (none in a file older than the ``message`` table), and each step's deadline as it
+        was when the step opened (step -> time or None): what :mod:`pbem.disputes` lists."""
+        with self._read() as db:
+            subs = list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]
+            messages = list(db.exec(select(MessageRecord)).all()) if self._has_message_table else []
+            deadlines = {s.step: s.deadline for s in db.exec(select(SnapshotRecord)).all()}
+        return subs, messages, deadlines
+
+    def last_opened(self) -> str:
+        """When the open step (or the end of the game) began: the last snapshot's time."""
+        with self._read() as db:
+            snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc())).first()  # type: ignore[attr-defined]
+        return snap.created if snap is not None else ""
 
     def events(self, viewer: str = MODERATOR) -> list[tuple[int, int, Event]]:
         """(seq, step, event) for every event ``viewer`` (a side or ``moderator``) may see."""
@@ -1059,15 +1217,16 @@ class Store:
             session, snap = self._session(db)
             step = session.step()
             game = db.exec(select(GameRecord)).one()
-            if snap.deadline is None or step.over or not game.deadline_seconds:
+            due = self._deadline(db, snap)
+            if due is None or step.over or not game.deadline_seconds:
                 return done
-            deadline = parse_time(snap.deadline)
+            deadline = parse_time(due)
             if now >= deadline:
                 missing = list(step.missing)
                 events = session.resolve(deadline=True)
                 self._record_resolution(db, session, events, Cause.DEADLINE, None, step.number,
                                         now.replace(microsecond=0))
-                done.append(f"step {step.number} resolved at its deadline ({snap.deadline}); defaults for "
+                done.append(f"step {step.number} resolved at its deadline ({due}); defaults for "
                             f"{', '.join(missing) or 'nobody'}")
                 _checkpoint("before-commit")
             else:
@@ -1082,8 +1241,8 @@ class Store:
                             continue
                         db.add(OutboxRecord(step=step.number, kind="reminder", recipient=side,
                                             email=emails.get(side, ""), format="text",
-                                            subject=f"[{self.game_id}] reminder: step {step.number} is due {snap.deadline}",
-                                            body=reminder_body(self.game_id, step.number, step.title, snap.deadline,
+                                            subject=f"[{self.game_id}] reminder: step {step.number} is due {due}",
+                                            body=reminder_body(self.game_id, step.number, step.title, due,
                                                                 side),
                                             created=format_time(now)))
                         done.append(f"reminder queued for {side} (step {step.number}, due {snap.deadline})")

@@ -50,6 +50,7 @@ from pbem.credentials import key_fingerprint
 from pbem.decide import format_duration, format_time
 from pbem.errors import PbemError
 from pbem.games import find_game
+from pbem.settings import default_deadline
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError, _check_email
 
 __all__ = [
@@ -695,7 +696,9 @@ class Tournament:
                     seed=None if rec.seed is None else (rec.seed * 1_000_003 + pr.round * 1_009 + pr.table) % 2**62,
                     system=rec.system,
                     options=json.loads(rec.options),
-                    deadline=timedelta(seconds=rec.deadline_seconds) if rec.deadline_seconds else None,
+                    # a tournament made without a deadline: the home's default (pbem config --deadline)
+                    deadline=(timedelta(seconds=rec.deadline_seconds) if rec.deadline_seconds
+                              else default_deadline(self.home.path)),
                     moderator_email=rec.moderator_email,
                 )
                 self.home.create(setup).close()

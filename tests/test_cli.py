@@ -38,7 +38,8 @@ def test_every_command_has_help_with_an_example_and_is_documented() -> None:
     doc = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
     assert set(main.commands) == {"new", "keygen", "sign", "submit", "status", "report", "log", "state",
                                   "verify", "tick", "games", "simulate", "demo", "inbox", "send", "bot", "audit",
-                                  "tournament", "run", "mailing"}
+                                  "tournament", "run", "mailing", "submissions", "config", "forfeit", "extend",
+                                  "pause", "resume", "replace", "site"}
     for name in ("export", "check"):
         assert f"## pbem audit {name}" in doc and "Example:" in (main.commands["audit"].commands[name].help or "")
     for name, cmd in main.commands.items():

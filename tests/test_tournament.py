@@ -156,7 +156,7 @@ def test_odd_count_byes_and_julius_caesar_games(tmp_path: Path) -> None:
     r = cli(home, "tournament", "new", "x", "--format", "swiss")
     assert r.exit_code == 1 and "needs its number of rounds: --rounds N" in r.output
     r = cli(home, "tournament", "new", "rome", "--rounds", "3")
-    assert r.exit_code == 0 and "warning: no --deadline: its games never time out" in r.output
+    assert r.exit_code == 0 and "warning: no deadline (no --deadline and no home default" in r.output
     r = cli(home, "tournament", "new", "rome", "--rounds", "3")
     assert r.exit_code == 1 and "tournament 'rome' already exists" in r.output
     (home / "tournaments" / "rome.db").unlink()

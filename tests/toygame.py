@@ -28,9 +28,10 @@ class Bids:
     round: int = 1
     score: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SIDES})
     sealed: dict[str, int] = field(default_factory=dict)
+    ended: dict[str, Any] | None = None  # concluded before the last round: {"winner": side or None, "how": text}
 
     def step(self) -> StepInfo:
-        if self.round > self.rounds:
+        if self.round > self.rounds or self.ended is not None:
             return StepInfo(self.round, "over", "the game is over", over=True)
         return StepInfo(self.round, "bid", f"round {self.round} of {self.rounds}: bid", SIDES,
                         tuple(s for s in SIDES if s in self.sealed), sealed=True)
@@ -80,6 +81,14 @@ class Bids:
         self.round += 1
         return events
 
+    def conclude(self, winner: str | None, how: str) -> list[Event]:
+        if self.step().over:
+            raise ValueError("the game is already over")
+        self.ended = {"winner": winner, "how": how}
+        self.sealed = {}
+        self.round += 1  # the step moves on: the final reports go out
+        return [Event("over", ALL, f"the game ends: {self.summary().result}", dict(self.ended))]
+
     def copy(self) -> "Bids":
         return Bids.from_json(self.to_json())
 
@@ -87,16 +96,25 @@ class Bids:
         pass  # sealed bids draws nothing at random
 
     def to_json(self) -> dict[str, Any]:
-        return {"rounds": self.rounds, "budget": dict(self.budget), "round": self.round, "score": dict(self.score),
-                "sealed": dict(self.sealed)}
+        out = {"rounds": self.rounds, "budget": dict(self.budget), "round": self.round, "score": dict(self.score),
+               "sealed": dict(self.sealed)}
+        if self.ended is not None:
+            out["ended"] = dict(self.ended)
+        return out
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "Bids":
-        return cls(int(d["rounds"]), dict(d["budget"]), int(d["round"]), dict(d["score"]), dict(d["sealed"]))
+        return cls(int(d["rounds"]), dict(d["budget"]), int(d["round"]), dict(d["score"]), dict(d["sealed"]),
+                   dict(d["ended"]) if d.get("ended") else None)
 
     def summary(self) -> Summary:
-        over = self.round > self.rounds
+        over = self.round > self.rounds or self.ended is not None
         a, b = (self.score[s] for s in SIDES)
+        if self.ended is not None:
+            winner = self.ended["winner"]
+            result = f"{winner} wins" if winner else "a draw"
+            return Summary(f"round {min(self.round, self.rounds)} of {self.rounds}", dict(self.score),
+                           {"round": self.round}, True, winner, f"{result} ({self.ended['how']}), score {a}-{b}")
         winner = None if not over or a == b else SIDES[0] if a > b else SIDES[1]
         result = "" if not over else (f"{winner} wins {max(a, b)}-{min(a, b)}" if winner else f"a draw {a}-{b}")
         return Summary(f"round {min(self.round, self.rounds)} of {self.rounds}", dict(self.score),

@@ -7,7 +7,7 @@ imports the library it needs when it runs.
 
 from __future__ import annotations
 
-from pbem.cli import club, games, mail, orders, play, read  # noqa: F401 - each module adds its commands to main
+from pbem.cli import club, games, mail, moderator, orders, play, read  # noqa: F401 - each module adds its commands to main
 from pbem.cli.base import DEMO_GAME, main
 
 __all__ = ["DEMO_GAME", "main"]

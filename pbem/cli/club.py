@@ -129,7 +129,7 @@ def tournament() -> None:
                                       "knockout: single elimination, seeded in the order the players joined.")
 @click.option("--system", default="caesar", show_default=True, help="The game system of every game.")
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help="A game option for every game.")
-@click.option("--deadline", metavar="DURATION", help="Time for each step of every game, like 72h or 3d.")
+@click.option("--deadline", metavar="DURATION", help="Time for each step of every game, like 72h or 3d, or none (default: the home's, `pbem config`).")
 @click.option("--moderator-email", default="", help="Where the moderator's copies of the reports go.")
 @click.option("--seed", type=click.IntRange(0, 2**62 - 1), help="Practice games: their dice follow seeds made from this one (default: every game's dice are keyed by its own secret).")
 def tournament_new(name: str, rounds: int | None, fmt: str, system: str, options: tuple[str, ...],
@@ -142,20 +142,21 @@ def tournament_new(name: str, rounds: int | None, fmt: str, system: str, options
         pbem tournament new league --format round-robin --system caesar -o tournament=yes
         pbem tournament new cup --format knockout --deadline 3d
     """
-    from pbem import store as store_mod
+    from pbem.settings import deadline_for
     from pbem.tournament import Tournament
 
     values = {k.replace("-", "_"): v for k, v in _pairs(options, "--option").items()}
     home = _obj().open_home()
+    per_step = deadline_for(home.path, deadline)
     with Tournament.create(home, name, fmt=fmt, rounds=rounds, system=system, options=values,
-                           deadline=store_mod.parse_duration(deadline) if deadline else None,
+                           deadline=per_step,
                            seed=seed,
                            moderator_email=moderator_email) as t:
         click.echo(f"created tournament {name} in {t.path}")
         click.echo(t.summary_line())
-        if not deadline:
-            click.echo("warning: no --deadline: its games never time out, and a player who stops answering "
-                       "stops the round", err=True)
+        if per_step is None:
+            click.echo("warning: no deadline (no --deadline and no home default, `pbem config --deadline 72h`): "
+                       "its games never time out, and a player who stops answering stops the round", err=True)
 
 
 @tournament.command("add")

@@ -76,7 +76,7 @@ def _old_side_options(f: F) -> F:
 @click.option("--tournament", is_flag=True, hidden=True)
 @click.option("--free-deployment", is_flag=True, hidden=True)
 @click.option("--battles", hidden=True)
-@click.option("--deadline", metavar="DURATION", help="Time for each step, like 72h, 3d or 1d12h; `pbem tick` applies defaults after it.")
+@click.option("--deadline", metavar="DURATION", help="Time for each step, like 72h, 3d or 1d12h, or none; `pbem tick` applies defaults after it (default: the home's, `pbem config`).")
 @click.option("--computer", metavar="SIDE", help="A computer player for this side: the moderator's loop (new, submit, inbox, tick) answers its steps with signed submissions (a key made in the home folder).")
 @click.option("--strength", type=click.FloatRange(0.01), default=1.0, show_default=True, help="With --computer: its thinking time per step, in units of 2 seconds.")
 @click.option("--computer-iterations", type=click.IntRange(1), help="With --computer: a fixed number of search iterations per step instead of the clock (reproducible).")
@@ -97,6 +97,7 @@ def new(
     """
     from pbem import store as store_mod
     from pbem.games import find_game
+    from pbem.settings import deadline_for
     from pbem.store import GameSetup
 
     game_system = find_game(system)
@@ -171,7 +172,7 @@ def new(
         system=game_system.name,
         options=values,
         scenario=position,
-        deadline=store_mod.parse_duration(deadline) if deadline else None,
+        deadline=deadline_for(_obj().open_home().path, deadline),
         moderator_email=moderator_email,
     )
     try:
@@ -194,6 +195,9 @@ def new(
         with _obj().open_home().open(game_id) as st:
             status = st.status()
             reports = len(st.outbox())
+    if not record.deadline_seconds:
+        click.echo(f"warning: game {game_id} has no deadline: its steps never time out (give --deadline, or set the "
+                   "home's default: `pbem config --deadline 72h`)", err=True)
     if as_json:
         _echo_json({"game": game_id, "system": record.system, "file": str(st.path),
                     "seed": None if record.commitment else record.seed, "commitment": record.commitment,
@@ -279,6 +283,10 @@ def status(game_id: str | None, now: str | None, as_json: bool) -> None:
     home = _obj().open_home()
     when = store_mod.parse_time(now) if now is not None else None
     out, failed = _each_game(home, game_id, lambda st: st.status(when))
+    timeless = [s.game for s in out if not s.over and not s.deadline and not s.paused]
+    if timeless:
+        click.echo(f"warning: no deadline: {', '.join(timeless)} never time{'s' if len(timeless) == 1 else ''} out "
+                   "(new games take the home's default: `pbem config --deadline 72h`)", err=True)
     if as_json:
         _echo_json([s.to_json() for s in out])
     elif not out and not failed:
@@ -296,6 +304,8 @@ def status(game_id: str | None, now: str | None, as_json: bool) -> None:
         click.echo(line)
         if s.deadline:
             click.echo(f"  deadline {s.deadline}{' (overdue: run `pbem tick`)' if s.overdue else ''}")
+        if s.paused:
+            click.echo("  paused by the moderator: no deadline runs (`pbem resume` restarts it)")
     if failed:
         sys.exit(1)
 
@@ -342,3 +352,35 @@ def tick(now: str | None, as_json: bool) -> None:
                 click.echo(f"{gid}: {a}")
     if failed or written:
         sys.exit(1)
+
+
+@main.command()
+@click.option("--deadline", metavar="DURATION", help="The default deadline per step of a game made without one, like 72h or 3d; none: no default.")
+@json_option
+def config(deadline: str | None, as_json: bool) -> None:
+    """Show or change the home's settings (the default deadline per step).
+
+    A game made without --deadline (by `pbem new`, or a tournament made without one) takes the
+    home's default. The settings live in settings.json in the game folder.
+
+    \b
+    Example:
+        pbem config --deadline 72h
+        pbem config
+    """
+    from pbem import settings as settings_mod
+    from pbem.decide import format_duration
+
+    home = _obj().open_home().path
+    current = settings_mod.load(home)
+    if deadline is not None:
+        current = settings_mod.Settings(deadline=settings_mod.deadline_for(home, deadline))
+        settings_mod.save(home, current)
+    if as_json:
+        _echo_json(current.to_json())
+        return
+    if current.deadline:
+        click.echo(f"deadline {format_duration(int(current.deadline.total_seconds()))} (a game made without "
+                   "--deadline gets it)")
+    else:
+        click.echo("deadline none (a game made without --deadline never times out)")

@@ -76,6 +76,37 @@ def log(game_id: str, side: str, as_json: bool) -> None:
 
 
 @main.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--step", type=int, help="Only the submissions that claimed (or were accepted for) this step.")
+@click.option("--orders", is_flag=True, help="Show the orders' text and errors too (both sides': moderator's eyes only).")
+@json_option
+def submissions(game_id: str, step: int | None, orders: bool, as_json: bool) -> None:
+    """List every submission GAME received: time, source, side and step claimed, verdict, reason.
+
+    For the moderator settling "I sent my orders on time": each line says how it came (mail and
+    its Message-ID, a file, the computer), its credential, the envelope's time and whether it
+    arrived by the claimed step's deadline. Orders are never shown unless --orders is given.
+
+    \b
+    Example:
+        pbem submissions club-1 --step 3
+    """
+    from pbem.disputes import submission_lines
+
+    with _obj().open_home().open(game_id) as st:
+        lines = submission_lines(st.submission_records(), step=step, orders=orders)
+    if as_json:
+        _echo_json([line.to_json() for line in lines])
+        return
+    if not lines:
+        click.echo(f"{game_id}: no submissions" + (f" for step {step}" if step is not None else ""))
+        return
+    for line in lines:
+        for text in line.lines():
+            click.echo(text)
+
+
+@main.command()
 @game_option()
 @json_option
 def state(game_id: str, as_json: bool) -> None:
@@ -212,3 +243,22 @@ def audit_check(bundle: Path, saved: Path | None) -> None:
        sys.exit(1)
 
 
+
+
+@main.command()
+@click.option("-o", "--output", "output", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The folder to write the site into (made if missing).")
+def site(output: Path) -> None:
+    """Write the club's public pages: tournaments, every game, and a page per game.
+
+    Built only from facts both sides know (the events for all, the score and result, whose
+    turn it is and the deadline): never a hidden block or anything sent to one side.
+
+    \b
+    Example:
+        pbem site -o public_html
+    """
+    from pbem.site import write_site
+
+    written = write_site(_obj().open_home(), output)
+    click.echo(f"wrote {len(written)} pages into {output} (open {output / 'index.html'})")

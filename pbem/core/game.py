@@ -134,6 +134,12 @@ class Adjudication(Protocol):
     def resolve(self, *, deadline: bool = False) -> list[Event]:
         """Resolve the open step; with ``deadline``, the missing sides get the published defaults."""
 
+    def conclude(self, winner: str | None, how: str) -> list[Event]:
+        """End the game now, whatever step is open (a resignation; ``winner`` None: a draw): the game
+        is over, :meth:`summary` names the winner (or the draw) and ``how`` in its result, the step
+        number moves on (the core sends the final reports when it does), and the returned events
+        (audience all) say so. Pure and deterministic: the audit's replay repeats it."""
+
     def copy(self) -> "Adjudication": ...
 
     def attach_secret(self, secret: bytes | None) -> None:

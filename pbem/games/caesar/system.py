@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from pbem.core.events import Event
+from pbem.core.events import ALL, Event
 from pbem.core.game import OptionSpec, ReportContext, StepInfo, Summary
 from pbem.core.orders import OrderProblem
 from pbem.core.rng import KeyedStream, RandomStream, Rng
 from pbem.errors import EngineError, PbemError
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.game import Game, new_game
-from pbem.games.caesar.rules.state import Options, Phase
+from pbem.games.caesar.rules.state import Options, Phase, Result
 from pbem.games.caesar.rules.winter import result_text
 from pbem.games.caesar.steps.session import BattleMode, Session, Settings, StepKind
 
@@ -66,6 +66,21 @@ class CaesarAdjudication:
 
     def resolve(self, *, deadline: bool = False) -> list[Event]:
         return self.session.resolve(deadline=deadline)
+
+    def conclude(self, winner: str | None, how: str) -> list[Event]:
+        """End the game now (a resignation): the Result names the winner and how, the score is the VP held."""
+        g = self.session.game
+        st = g.state
+        if st.phase is Phase.OVER:
+            raise EngineError("the game is already over")
+        vp = {s: g.vp(s) for s in Side}
+        st.result = Result(_side(winner) if winner else None, how, vp)
+        st.phase = Phase.OVER
+        st.winter = None
+        self.session.sealed.clear()
+        self.session.step_no += 1
+        return [Event("game-over", ALL, f"Game over: {result_text(st.result)}",
+                      {"winner": winner, "vp": {s.value: vp[s] for s in Side}, "reason": how})]
 
     def copy(self) -> "CaesarAdjudication":
         return CaesarAdjudication(self.session.copy())

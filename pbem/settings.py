@@ -1,0 +1,97 @@
+"""The home's settings: a small JSON file, ``settings.json`` in the game folder (``pbem config``).
+
+It holds the home's default deadline per step: a game made without ``--deadline`` (``pbem new``,
+a tournament made without one, and so its games) takes it, so a forgotten deadline no longer
+means a game that never times out. The file is written whole (a temporary file renamed over it),
+so a killed ``pbem config`` leaves the old settings or the new ones, never half of them.
+
+Format::
+
+    {"format": "pbem-settings 1", "deadline": "72h"}
+
+``deadline`` is a duration (``72h``, ``3d``, ``1d12h``) or null (no default).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+from pbem.decide import format_duration, parse_duration
+from pbem.store import StoreError
+
+FILE = "settings.json"
+FORMAT = "pbem-settings 1"
+
+
+@dataclass(frozen=True)
+class Settings:
+    deadline: timedelta | None = None  # the default deadline per step of a game made without one
+
+    def to_json(self) -> dict[str, object]:
+        return {"format": FORMAT,
+                "deadline": format_duration(int(self.deadline.total_seconds())) if self.deadline else None}
+
+
+def settings_file(home: Path) -> Path:
+    return Path(home) / FILE
+
+
+def load(home: Path) -> Settings:
+    """The home's settings (the defaults when it has no settings file). A file that cannot be read
+    is an error that names it and says how to fix it, never silently ignored."""
+    path = settings_file(home)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Settings()
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise StoreError(f"{path} is not JSON ({exc}); fix it or set the settings again with "
+                         "`pbem config --deadline 72h`") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise StoreError(f"{path} is not a pbem settings file (it needs \"format\": {FORMAT!r}); set the settings "
+                         "again with `pbem config --deadline 72h`")
+    unknown = sorted(set(data) - {"format", "deadline"})
+    if unknown:
+        raise StoreError(f"{path}: unknown setting {', '.join(map(repr, unknown))}; the settings are: deadline")
+    raw = data.get("deadline")
+    if raw is not None and not isinstance(raw, str):
+        raise StoreError(f"{path}: \"deadline\" must be a duration like \"72h\" or null, not {raw!r}")
+    try:
+        deadline = parse_duration(raw) if raw else None
+    except StoreError as exc:
+        raise StoreError(f"{path}: {exc}") from None
+    return Settings(deadline=deadline)
+
+
+def save(home: Path, settings: Settings) -> Path:
+    """Write the settings whole (temporary file, fsync, rename)."""
+    path = settings_file(home)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{FILE}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(json.dumps(settings.to_json(), sort_keys=True) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return path
+
+
+def default_deadline(home: Path) -> timedelta | None:
+    """The deadline per step of a game made without one."""
+    return load(home).deadline
+
+
+def deadline_for(home: Path, given: str | None) -> timedelta | None:
+    """The deadline a new game or tournament gets: ``given`` (a duration, or ``none`` for no
+    deadline at all), else the home's default (None when there is none either)."""
+    if given is not None and given.strip().lower() == "none":
+        return None
+    if given is not None:
+        return parse_duration(given)
+    return default_deadline(home)
