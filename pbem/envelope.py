@@ -675,23 +675,37 @@ def parse_submission(raw: bytes | str) -> SignedSubmission:
     if isinstance(raw, (bytes, bytearray, memoryview)):
         data = bytes(raw)
         check_size(len(data))
-        if looks_like_email(data[:2000].decode("latin-1")):
-            return _parse_email(data)
-        else:
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise EnvelopeError(
-                    f"the submission is not UTF-8 text (byte 0x{data[exc.start]:02x} at "
-                    f"offset {exc.start}); save the file as UTF-8 or {_PASTE_HINT}"
-                ) from None
-    elif isinstance(raw, str):
+        sub = _RECENT.get(data)
+        if sub is None:
+            sub = _parse_bytes(data)
+            if sub.password is None:  # a password is never kept beyond the call that reads it
+                _RECENT[data] = sub
+                while len(_RECENT) > 16:
+                    del _RECENT[next(iter(_RECENT))]
+        return sub
+    if isinstance(raw, str):
         check_size(len(raw))
         if looks_like_email(raw[:2000]):
             return _parse_email(raw.encode("utf-8", "surrogatepass"))
-        text = raw
-    else:
-        raise EnvelopeError(f"cannot read a submission from {type(raw).__name__}")
+        return _parse_text(raw)
+    raise EnvelopeError(f"cannot read a submission from {type(raw).__name__}")
+
+
+#: the last submissions read from bytes: a message is read when it is routed, stored and decided, and
+#: the same bytes give the same (immutable) submission, so its email is parsed once
+_RECENT: dict[bytes, SignedSubmission] = {}
+
+
+def _parse_bytes(data: bytes) -> SignedSubmission:
+    if looks_like_email(data[:2000].decode("latin-1")):
+        return _parse_email(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise EnvelopeError(
+            f"the submission is not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+            f"offset {exc.start}); save the file as UTF-8 or {_PASTE_HINT}"
+        ) from None
     return _parse_text(text)
 
 
