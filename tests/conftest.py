@@ -12,6 +12,12 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from hypothesis import settings
+
+# Property tests check what holds, never how fast: no per-example deadline (a shared or slow machine
+# would make them flaky), the same number of examples everywhere.
+settings.register_profile("pbem", deadline=None)
+settings.load_profile("pbem")
 
 from pbem.core.events import Event
 from pbem.core.rng import Rng
