@@ -14,6 +14,9 @@ from __future__ import annotations
 # msgid -> (Spanish, Swedish); a plural message: (singular, plural) -> ((es, es pl), (sv, sv pl))
 MESSAGES: dict[str, tuple[str, str]] = {
     "moderator": ("moderador", "spelledare"),
+    # the sides in prose (a block, an order and a label keep "Caesar" and "Pompey")
+    "Caesar": ("César", "Caesar"),
+    "Pompey": ("Pompeyo", "Pompejus"),
     "%(year)s turn %(turn)s": ("%(year)s turno %(turn)s", "%(year)s drag %(turn)s"),
     "moderator's report": ("informe del moderador", "spelledarens rapport"),
     "report for %(side)s": ("informe para %(side)s", "rapport till %(side)s"),
