@@ -6,6 +6,10 @@ so every game system gets them alike; a game only provides
 A line is a control line when, with case and runs of spaces ignored, it is exactly one of
 :data:`CONTROL_LINES`. Pure: no I/O, so the audit's replay of ``decide`` reproduces it.
 
+``away until DATE`` (``2025-03-10`` or ``2025-03-10 18:00``, UTC): the side will be away; the store moves
+the game's deadlines to the end of the absence, within the cap the home sets (``pbem config
+--away-cap``), and both sides are told. It stands alone too, and changes nothing in the game.
+
 ``resign``: the side gives the game up; the other side wins at once. It stands alone in its
 submission (orders beside it would be meaningless), and it is accepted whatever step is open,
 also one that does not wait for that side; the envelope still names the open step, as every
@@ -14,7 +18,9 @@ submission does, so an old signed ``resign`` cannot be replayed into a later ste
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Sequence
 
 from pbem.core.events import ALL, Event
@@ -22,7 +28,9 @@ from pbem.core.game import Adjudication
 from pbem.core.orders import OrderProblem, SubmissionRejected
 
 RESIGN = "resign"
+AWAY = "away"
 CONTROL_LINES = (RESIGN,)
+_AWAY_RE = re.compile(r"away until (\d{4}-\d{2}-\d{2})(?:[t ](\d{2}:\d{2})(?::\d{2})?z?)?")
 
 
 def _norm(line: str) -> str:
@@ -35,28 +43,52 @@ class Control:
 
     word: str
     lineno: int
+    until: str = ""  # away: the end of the absence, ``2025-03-10T00:00:00Z``
 
 
 def find_control(lines: Sequence[str]) -> Control | None:
     """The submission's control line, or None when it has none (its lines are all the game's).
     Raises :class:`SubmissionRejected` when a control line does not stand alone."""
-    found = [(n, _norm(line)) for n, line in enumerate(lines, start=1) if _norm(line) in CONTROL_LINES]
+    found = [(n, _norm(line)) for n, line in enumerate(lines, start=1)
+             if _norm(line) in CONTROL_LINES or _norm(line).startswith("away until")]
     if not found:
         return None
     n, word = found[0]
+    until = ""
+    if word.startswith("away until"):
+        until = _away_until(n, lines[n - 1].strip(), word)
+        word = AWAY
     others = [(k, line) for k, line in enumerate(lines, start=1) if line.strip() and k != n]
     if others:
+        word = "away until DATE" if word.startswith("away until") else word
         raise SubmissionRejected([OrderProblem(k, line.strip(), f"`{word}` stands alone: send `{word}` on its own "
-                                                                  "(the game ends at once), or your orders without it")
+                                                                  "(it is not an order of the game), and your orders in a submission of their own")
                                   for k, line in others])
-    return Control(word, n)
+    return Control(word, n, until)
+
+
+def _away_until(n: int, line: str, norm: str) -> str:
+    m = _AWAY_RE.fullmatch(norm)
+    bad = SubmissionRejected([OrderProblem(n, line, "write it like: away until 2025-03-10 (or away until "
+                                                    "2025-03-10 18:00, UTC)")])
+    if m is None:
+        raise bad
+    try:
+        moment = datetime.fromisoformat(f"{m.group(1)}T{m.group(2) or '00:00'}:00").replace(tzinfo=timezone.utc)
+    except ValueError:
+        raise bad from None
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def apply_control(adj: Adjudication, sides: Sequence[str], side: str, control: Control) -> list[Event]:
     """Carry out ``control`` for ``side`` on ``adj`` (changed in place); its events.
     Raises :class:`SubmissionRejected` when it cannot be done now (the game is over)."""
     if adj.step().over:
-        raise SubmissionRejected([OrderProblem(control.lineno, control.word, "the game is over; nothing to resign")])
+        raise SubmissionRejected([OrderProblem(control.lineno, control.word, f"the game is over; `{control.word}` "
+                                                                             "changes nothing now")])
+    if control.word == AWAY:
+        return [Event("away", ALL, f"{side} is away until {control.until}: the deadlines wait for him, within "
+                      "the club's limit", {"side": side, "until": control.until})]
     if control.word == RESIGN:
         others = [s for s in sides if s != side]
         winner = others[0] if len(others) == 1 else None

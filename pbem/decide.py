@@ -32,7 +32,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Sequence
 
 from pbem import moderator
-from pbem.control import apply_control, find_control
+from pbem.control import AWAY, apply_control, find_control
 from pbem.core.events import ALL, MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem
 from pbem.core.orders import SubmissionRejected
@@ -220,6 +220,7 @@ class Outcome:
     resolved_step: int | None = None  # the step this acceptance resolved
     detail: str = ""  # for the moderator only (an adjudicator failure's traceback); never stored or sent
     unverified: bool = False  # the credential check failed: the sender may not be the side it names
+    control: bool = False  # accepted, but not orders for the game (away until DATE): supersedes nothing
 
 
 def decide(
@@ -277,7 +278,8 @@ def decide(
         if control is not None:
             out.events = apply_control(trial, list(players), side, control)
             warnings = []
-            text = control.word  # stored as the accepted orders, in its one spelling
+            text = f"away until {control.until}" if control.until else control.word  # stored in one spelling
+            out.control = control.word == AWAY  # changes nothing in the game: no orders are superseded
         else:
             trial.check(side, text)
             warnings = trial.warnings(side, text)

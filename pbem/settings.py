@@ -7,9 +7,10 @@ so a killed ``pbem config`` leaves the old settings or the new ones, never half 
 
 Format::
 
-    {"format": "pbem-settings 1", "deadline": "72h"}
+    {"away_cap": "14d", "deadline": "72h", "format": "pbem-settings 1"}
 
-``deadline`` is a duration (``72h``, ``3d``, ``1d12h``) or null (no default).
+``deadline`` is a duration (``72h``, ``3d``, ``1d12h``) or null (no default); ``away_cap`` (default 14d)
+is how far a player's ``away until DATE`` may move a step's deadline.
 """
 
 from __future__ import annotations
@@ -25,15 +26,18 @@ from pbem.store import StoreError
 
 FILE = "settings.json"
 FORMAT = "pbem-settings 1"
+DEFAULT_AWAY_CAP = timedelta(days=14)
 
 
 @dataclass(frozen=True)
 class Settings:
     deadline: timedelta | None = None  # the default deadline per step of a game made without one
+    away_cap: timedelta = DEFAULT_AWAY_CAP  # how far a player's "away until DATE" may move a deadline
 
     def to_json(self) -> dict[str, object]:
         return {"format": FORMAT,
-                "deadline": format_duration(int(self.deadline.total_seconds())) if self.deadline else None}
+                "deadline": format_duration(int(self.deadline.total_seconds())) if self.deadline else None,
+                "away_cap": format_duration(int(self.away_cap.total_seconds()))}
 
 
 def settings_file(home: Path) -> Path:
@@ -56,9 +60,17 @@ def load(home: Path) -> Settings:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise StoreError(f"{path} is not a pbem settings file (it needs \"format\": {FORMAT!r}); set the settings "
                          "again with `pbem config --deadline 72h`")
-    unknown = sorted(set(data) - {"format", "deadline"})
+    unknown = sorted(set(data) - {"format", "deadline", "away_cap"})
     if unknown:
-        raise StoreError(f"{path}: unknown setting {', '.join(map(repr, unknown))}; the settings are: deadline")
+        raise StoreError(f"{path}: unknown setting {', '.join(map(repr, unknown))}; the settings are: deadline, "
+                         "away_cap")
+    cap_text = data.get("away_cap")
+    if cap_text is not None and not isinstance(cap_text, str):
+        raise StoreError(f"{path}: \"away_cap\" must be a duration like \"14d\", not {cap_text!r}")
+    try:
+        cap = parse_duration(cap_text) if cap_text else DEFAULT_AWAY_CAP
+    except StoreError as exc:
+        raise StoreError(f"{path}: {exc}") from None
     raw = data.get("deadline")
     if raw is not None and not isinstance(raw, str):
         raise StoreError(f"{path}: \"deadline\" must be a duration like \"72h\" or null, not {raw!r}")
@@ -66,7 +78,7 @@ def load(home: Path) -> Settings:
         deadline = parse_duration(raw) if raw else None
     except StoreError as exc:
         raise StoreError(f"{path}: {exc}") from None
-    return Settings(deadline=deadline)
+    return Settings(deadline=deadline, away_cap=cap)
 
 
 def save(home: Path, settings: Settings) -> Path:

@@ -736,7 +736,7 @@ class Store:
         row.errors = canonical_json(out.errors) if out.errors else None
         row.related = out.related
         row.processed = self._now()
-        if out.verdict is Verdict.ACCEPTED and out.side == MODERATOR:  # a moderator action: nothing superseded
+        if out.verdict is Verdict.ACCEPTED and (out.side == MODERATOR or out.control):  # nothing superseded
             # (pbem replace changed the player table when it stored the action: see _replace)
             row.applied_step = snap.step
             row.orders = out.orders
@@ -952,7 +952,7 @@ class Store:
             .where(SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step)
             .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
         ).all():
-            if p.password_check == moderator.CHECK:  # a moderator's extension: no orders for the game
+            if p.password_check == moderator.CHECK or _is_away(p.orders):  # no orders for the game
                 continue
             session.submit(p.side or "", p.orders or "", p.digest or "")
         return session, snap
@@ -991,9 +991,18 @@ class Store:
             return None
         since = resumed[-1].id or 0 if resumed else 0
         extra = sum(a.by or 0 for r, a in mine if a.action == "extend" and (r.id or 0) > since)
-        if not extra:
-            return base
-        return format_time(parse_time(base) + timedelta(seconds=extra))
+        due = parse_time(base) + timedelta(seconds=extra)
+        latest: dict[str, datetime] = {}  # side -> the end of his absence, as he last declared it
+        for r in db.exec(select(SubmissionRecord).where(SubmissionRecord.verdict == Verdict.ACCEPTED.value)
+                         .order_by(SubmissionRecord.id)).all():  # type: ignore[arg-type]
+            if _is_away(r.orders):
+                latest[r.side or ""] = parse_time((r.orders or "")[len("away until "):])
+        if latest and max(latest.values()) > due:  # a player away: the deadline waits, within the home's cap
+            from pbem.settings import load as load_settings
+
+            cap = load_settings(self.path.parent).away_cap
+            due = min(max(latest.values()), due + cap)
+        return format_time(due)
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
         rows = db.exec(
@@ -1293,6 +1302,11 @@ class Store:
                                 reports=len(outbox),
                                 problems=[f"the game file is damaged: the replay stopped at {type(exc).__name__}: "
                                           f"{str(exc)[:200]}"])
+
+
+def _is_away(orders: str | None) -> bool:
+    """An accepted ``away until DATE`` (pbem.control): stored as ``away until 2025-03-10T00:00:00Z``."""
+    return bool(orders) and (orders or "").startswith("away until ")
 
 
 def _damaged_bodies(db: DbSession) -> list[str]:

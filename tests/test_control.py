@@ -350,3 +350,37 @@ def test_a_substitute_takes_over_and_the_old_credentials_stop_at_once(tmp_path: 
     db.close()
     r = run.invoke(main, ["--home", str(home), "verify", "--game", "g"])
     assert r.exit_code == 1 and "FAILED" in r.output
+
+
+def test_away_until_a_date_moves_the_deadline_within_the_cap_and_the_opponent_is_told(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    from pbem import settings
+
+    home = tmp_path / "home"
+    now = [datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)]
+    keys = make_game(home, "g", clock=lambda: now[0], deadline=timedelta(hours=72))
+    h = Home(home, clock=lambda: now[0])
+    with h.open("g") as st:
+        hands = st.adjudication().session.game.state.hands  # type: ignore[attr-defined]
+        assert st.receive(signed(keys, C, 1, f"discard {hands[C][0]}\nplay {hands[C][1]}")).verdict is Verdict.ACCEPTED
+        bad = st.receive(signed(keys, C, 1, "away until 2025-03-10\nplay 3/2"))
+        assert bad.verdict is Verdict.REJECTED and "stands alone" in bad.errors[0]["message"]
+        bad = st.receive(signed(keys, C, 1, "away until next week"))
+        assert bad.verdict is Verdict.REJECTED and "away until 2025-03-10" in bad.errors[0]["message"]
+        r = st.receive(signed(keys, C, 1, "Away until 2025-03-10"))
+        assert r.verdict is Verdict.ACCEPTED and not r.resolved
+        s = st.status()
+        assert s.deadline == "2025-03-10T00:00:00Z" and s.received == ("Caesar",)  # his orders still stand
+        assert [e.text for _, _, e in st.events("Pompey")][-1] == (
+            "Caesar is away until 2025-03-10T00:00:00Z: the deadlines wait for him, within the club's limit")
+        settings.save(home, settings.Settings(away_cap=timedelta(days=2)))
+        assert st.status().deadline == "2025-03-06T12:00:00Z"  # at most 2 days later than it was
+        st.receive(signed(keys, C, 1, "away until 2025-03-05 18:00"))
+        assert st.status().deadline == "2025-03-05T18:00:00Z"  # his latest word counts
+        assert st.verify().ok
+        now[0] = datetime(2025, 3, 5, 18, 0, tzinfo=timezone.utc)
+        assert st.tick()[0].startswith("step 1 resolved at its deadline (2025-03-05T18:00:00Z)")
+        assert "Caesar is away until 2025-03-10" in (st.report("Pompey").body or "")
+        assert st.status().deadline == "2025-03-08T18:00:00Z"  # the absence is over by the next deadline
+        assert st.verify().ok

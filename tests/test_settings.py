@@ -27,7 +27,8 @@ def test_settings_file_round_trip_and_bad_files(tmp_path: Path) -> None:
     assert settings.load(tmp_path) == settings.Settings()
     assert settings.deadline_for(tmp_path, None) is None
     settings.save(tmp_path, settings.Settings(deadline=timedelta(days=1, hours=12)))
-    assert json.loads((tmp_path / "settings.json").read_text()) == {"format": "pbem-settings 1", "deadline": "1d12h"}
+    assert json.loads((tmp_path / "settings.json").read_text()) == {"format": "pbem-settings 1", "deadline": "1d12h",
+                                                                    "away_cap": "14d"}
     assert settings.deadline_for(tmp_path, None) == timedelta(hours=36)
     assert settings.deadline_for(tmp_path, "2h") == timedelta(hours=2)
     assert settings.deadline_for(tmp_path, "none") is None
@@ -50,7 +51,7 @@ def test_new_takes_the_home_default_and_warns_without_any(tmp_path: Path) -> Non
     assert r.exit_code == 0 and "warning: no deadline: bare never times out" in r.stderr
     assert "warning" not in r.stdout  # stdout stays the status programs read
     r = cli(home, "config", "--deadline", "3d")
-    assert r.exit_code == 0 and r.stdout == "deadline 3d (a game made without --deadline gets it)\n"
+    assert r.exit_code == 0 and r.stdout.startswith("deadline 3d (a game made without --deadline gets it)\n")
     r = cli(home, "new", "timed", *PLAYERS)
     assert r.exit_code == 0 and "deadline per step 3d" in r.stdout and "warning" not in r.stderr
     r = cli(home, "new", "own", *PLAYERS, "--deadline", "12h")
@@ -63,9 +64,10 @@ def test_new_takes_the_home_default_and_warns_without_any(tmp_path: Path) -> Non
     assert r.exit_code == 0 and "warning" not in r.stderr
     r = cli(home, "status")
     assert "warning: no deadline: bare, never never time out" in r.stderr
-    assert json.loads(cli(home, "config", "--json").stdout) == {"deadline": "3d", "format": "pbem-settings 1"}
+    assert json.loads(cli(home, "config", "--json").stdout) == {"deadline": "3d", "format": "pbem-settings 1",
+                                                                "away_cap": "14d"}
     r = cli(home, "config", "--deadline", "none")
-    assert r.stdout == "deadline none (a game made without --deadline never times out)\n"
+    assert r.stdout.startswith("deadline none (a game made without --deadline never times out)\n")
     r = cli(home, "config", "--deadline", "3x")
     assert r.exit_code == 1 and "'3x' is not a duration" in r.output
     assert settings.load(home).deadline is None  # a refused value changes nothing

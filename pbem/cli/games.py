@@ -356,9 +356,10 @@ def tick(now: str | None, as_json: bool) -> None:
 
 @main.command()
 @click.option("--deadline", metavar="DURATION", help="The default deadline per step of a game made without one, like 72h or 3d; none: no default.")
+@click.option("--away-cap", metavar="DURATION", help="How far a player's `away until DATE` may move a step's deadline (default 14d).")
 @json_option
-def config(deadline: str | None, as_json: bool) -> None:
-    """Show or change the home's settings (the default deadline per step).
+def config(deadline: str | None, away_cap: str | None, as_json: bool) -> None:
+    """Show or change the home's settings (the default deadline per step, the cap on absences).
 
     A game made without --deadline (by `pbem new`, or a tournament made without one) takes the
     home's default. The settings live in settings.json in the game folder.
@@ -373,8 +374,15 @@ def config(deadline: str | None, as_json: bool) -> None:
 
     home = _obj().open_home().path
     current = settings_mod.load(home)
-    if deadline is not None:
-        current = settings_mod.Settings(deadline=settings_mod.deadline_for(home, deadline))
+    if deadline is not None or away_cap is not None:
+        from dataclasses import replace
+
+        from pbem.decide import parse_duration
+
+        if deadline is not None:
+            current = replace(current, deadline=settings_mod.deadline_for(home, deadline))
+        if away_cap is not None:
+            current = replace(current, away_cap=parse_duration(away_cap))
         settings_mod.save(home, current)
     if as_json:
         _echo_json(current.to_json())
@@ -384,3 +392,5 @@ def config(deadline: str | None, as_json: bool) -> None:
                    "--deadline gets it)")
     else:
         click.echo("deadline none (a game made without --deadline never times out)")
+    click.echo(f"away cap {format_duration(int(current.away_cap.total_seconds()))} (how far a player's "
+               "`away until DATE` may move a deadline)")
