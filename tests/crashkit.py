@@ -358,12 +358,17 @@ class SendScenario(Scenario):
             self.port = int(s.getsockname()[1])
         self.controller = Controller(Handler(), hostname="127.0.0.1", port=self.port)
         self.controller.start()
+        self.held: dict[str, int] = {}
         super().__init__(root, server)
         self.expected = sorted(self.received)
         assert len(self.expected) == len(set(self.expected)) > 10
 
     def setup(self) -> None:
         shutil.copytree(self.source, self.template)
+
+    def check_reference(self, home: Path) -> None:
+        # the rows an uninterrupted send leaves unsent: reports held for a later mail (folding)
+        self.held = {db.name: _unsent(db) for db in home.glob("*.db")}
 
     def args(self, home: Path) -> list[str]:
         return ["--home", str(home), "send", "--smtp", f"127.0.0.1:{self.port}", "--from", "pbem@club.example"]
@@ -388,11 +393,10 @@ class SendScenario(Scenario):
         if any(self.received.count(m) > 2 for m in set(self.received)):
             tally.problems.append(f"send trial {self.n}: a message was delivered more than twice")
         for db in home.glob("*.db"):
-            con = sqlite3.connect(db)
-            unsent = con.execute("SELECT COUNT(*) FROM outbox WHERE sent IS NULL AND email != ''").fetchone()[0]
-            con.close()
-            if unsent:
-                tally.problems.append(f"send trial {self.n}: {db.name} has {unsent} unsent rows after the rerun")
+            unsent = _unsent(db)
+            if unsent != self.held.get(db.name, 0):  # held: reports folded into a later mail (pbem mailing)
+                tally.problems.append(f"send trial {self.n}: {db.name} has {unsent} unsent rows after the rerun; "
+                                      f"an uninterrupted run leaves {self.held.get(db.name, 0)}")
 
     def close(self) -> None:
         self.controller.stop()
@@ -425,3 +429,11 @@ def run_all(root: Path, kills: dict[str, int], seed: int, echo: Callable[[str], 
     finally:
         server.close()
     return tallies
+
+
+def _unsent(db: Path) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return int(con.execute("SELECT COUNT(*) FROM outbox WHERE sent IS NULL AND email != ''").fetchone()[0])
+    finally:
+        con.close()

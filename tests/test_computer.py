@@ -49,7 +49,7 @@ def test_a_year_by_submissions_against_the_computer_is_stored_and_verified(tmp_p
         (tmp_path / "orders.json").write_text(sub.to_json(), encoding="utf-8")
         code, out, err = _run(home, "submit", str(tmp_path / "orders.json"))
         assert code == 0 and out.startswith("accepted"), out + err
-    assert status.year == 706
+    assert status.over or status.year == 706  # the Year played out (or won outright in its winter)
     with Home(home).open("g1") as st:
         subs = st.submissions()
     pompey = [s for s in subs if b'"Pompey"' in s.raw]
