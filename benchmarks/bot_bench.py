@@ -53,7 +53,8 @@ def main() -> None:
     ap.add_argument("--tournament", action="store_true", help="tournament rule C5: Caesar is Player 1 on the first game turn")
     args = ap.parse_args()
     iterations = args.iterations or None
-    print(f"budget: {'%d iterations/step' % iterations if iterations else '%.1f s/step' % (2 * args.strength)}; "
+    budget = f"{iterations} iterations/step" if iterations else f"{2 * args.strength:.1f} s/step"
+    print(f"budget: {budget}; "
           f"{args.games} games per pairing" + ("; tournament rule C5" if args.tournament else ""))
     for caesar, pompey in PAIRINGS:
         if args.only and args.only not in f"{caesar}-{pompey}":

@@ -31,7 +31,7 @@ import json
 import shutil
 import sys
 import tempfile
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -64,7 +64,7 @@ from pbem.games.caesar.steps.session import Session, StepKind, order_templates  
 
 GAME = "caesar-demo"
 SEED = 7
-START = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 EMAILS = {"Caesar": "caesar@example.org", "Pompey": "pompey@example.org"}
 EVENT_VALUE = {"Jupiter": 7, "Mars": 7, "Neptune": 6, "Mercury": 6, "Pluto": 6, "Vulcan": 5, APOLLO: 4}
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from pbem.decide import format_time
 from pbem.errors import PbemError

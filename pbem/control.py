@@ -19,9 +19,9 @@ submission does, so an old signed ``resign`` cannot be replayed into a later ste
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Sequence
+from datetime import UTC, datetime
 
 from pbem.core.events import ALL, Event
 from pbem.core.game import Adjudication
@@ -74,7 +74,7 @@ def _away_until(n: int, line: str, norm: str) -> str:
     if m is None:
         raise bad
     try:
-        moment = datetime.fromisoformat(f"{m.group(1)}T{m.group(2) or '00:00'}:00").replace(tzinfo=timezone.utc)
+        moment = datetime.fromisoformat(f"{m.group(1)}T{m.group(2) or '00:00'}:00").replace(tzinfo=UTC)
     except ValueError:
         raise bad from None
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -27,9 +27,10 @@ import hashlib
 import json
 import re
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
-from typing import Any, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from pbem import moderator
 from pbem.control import AWAY, apply_control, find_control
@@ -100,7 +101,7 @@ def event_hash(seq: int, step: int, ev: dict[str, Any], prev_hash: str) -> str:
 
 
 def format_time(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime(_TIME_FORMAT)
+    return moment.astimezone(UTC).strftime(_TIME_FORMAT)
 
 
 def parse_time(text: str) -> datetime:
@@ -110,9 +111,9 @@ def parse_time(text: str) -> datetime:
     except ValueError:
         raise StoreError(f"{text!r} is not a time; write it like 2025-03-01T18:30:00Z") from None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     try:  # deadlines are computed from it: keep it far from datetime's limits
-        in_range = _FIRST_YEAR <= moment.astimezone(timezone.utc).year <= _LAST_YEAR
+        in_range = _FIRST_YEAR <= moment.astimezone(UTC).year <= _LAST_YEAR
     except OverflowError:
         in_range = False
     if not in_range:

@@ -8,8 +8,9 @@ fix) and the reports they give are shipped in the wheel as ``pbem/examples``; a 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pbem.receipts import describe_receipt
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError, Verdict

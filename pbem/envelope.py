@@ -26,7 +26,7 @@ import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -263,7 +263,7 @@ def format_time(moment: datetime) -> str:
     """``YYYY-MM-DDTHH:MM:SSZ`` in UTC for an aware datetime."""
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise EnvelopeError("the time has no time zone; give an aware datetime")
-    return moment.astimezone(timezone.utc).strftime(_TIME_FORMAT)
+    return moment.astimezone(UTC).strftime(_TIME_FORMAT)
 
 
 def new_envelope(
@@ -280,7 +280,7 @@ def new_envelope(
     if nonce is None:
         nonce = secrets.token_hex(16)
     if time is None:
-        time = datetime.now(timezone.utc)
+        time = datetime.now(UTC)
     if isinstance(time, datetime):
         time = format_time(time)
     return Envelope(game, side, step, nonce, time, normalize_orders(orders))

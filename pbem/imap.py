@@ -22,12 +22,13 @@ fed again and the store answers an exact resend ``duplicate``).
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
-import socket
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from pbem.mailbox import InboxRun, MailError, MessageResult, _check_home, exclusive, ingest
@@ -103,7 +104,7 @@ def _connect(url: ImapUrl, password: str, *, starttls: bool, cafile: Path | None
     except ssl.SSLError as exc:
         raise MailError(f"TLS with the IMAP server {where} failed: {exc}; check the address (imaps:// needs "
                         "a TLS port, usually 993) and the server's certificate (--imap-cafile)") from None
-    except (OSError, socket.timeout) as exc:
+    except (TimeoutError, OSError) as exc:
         raise MailError(f"cannot reach the IMAP server {where}: {exc}; check the address in --imap") from None
     try:
         if starttls:
@@ -147,10 +148,8 @@ def _logout(client: Any) -> None:
     try:
         client.logout()
     except Exception:  # noqa: BLE001 - the connection is going away anyway
-        try:
+        with contextlib.suppress(Exception):
             client.shutdown()
-        except Exception:  # noqa: BLE001
-            pass
 
 
 def read_imap(home: Home, url: ImapUrl, password: str, *, starttls: bool = False, cafile: Path | None = None,

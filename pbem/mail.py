@@ -122,8 +122,7 @@ class _HtmlText(HTMLParser):
     """Text of an HTML mail body as a mail reader shows it; blockquotes become '> '."""
 
     _BLOCK = frozenset(
-        "address article aside blockquote dd div dl dt footer h1 h2 h3 h4 h5 h6 header "
-        "hr li ol p pre section table td th tr ul".split()
+        ["address", "article", "aside", "blockquote", "dd", "div", "dl", "dt", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul"]
     )
     _SKIP = frozenset({"head", "script", "style", "title"})
 

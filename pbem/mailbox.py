@@ -42,13 +42,14 @@ import os
 import re
 import smtplib
 import ssl
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from email.utils import formatdate, parseaddr
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol, Sequence
+from typing import Any, Protocol
 
 from pbem.decide import MODERATOR, Verdict, format_time
 from pbem.envelope import parse_submission

@@ -26,8 +26,9 @@ moderator acted (a stale action is refused, as a stale submission is).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from pbem.errors import PbemError
 

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import timezone
+from collections.abc import Mapping
+from datetime import UTC
 from email import policy
 from email.parser import BytesParser
 from email.utils import parseaddr, parsedate_to_datetime
-from typing import Mapping
 
 from pbem.envelope import SignedSubmission, format_time, new_envelope, normalize_orders
 from pbem.errors import EnvelopeError
@@ -132,7 +132,7 @@ def plain_reply(raw: bytes, game: str, emails: Mapping[str, str], last_step: Map
     except (TypeError, ValueError):
         raise EnvelopeError("the message has no readable Date header; send it from a mail program") from None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     lines = normalize_orders(orders)
     seed = "\n".join([message_id, format_time(when), *lines])
     env = new_envelope(game, side, step, lines, nonce=hashlib.sha256(seed.encode("utf-8")).hexdigest()[:32],

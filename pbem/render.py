@@ -25,11 +25,11 @@ is the messages themselves (:data:`LANGUAGES`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Callable
 
 from jinja2 import (
     BaseLoader,

@@ -41,6 +41,7 @@ the time formats are pure and live in :mod:`pbem.decide`, shared by both.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
@@ -48,13 +49,14 @@ import os
 import re
 import secrets
 import sqlite3
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.headerregistry import HeaderRegistry
 from email.utils import parseaddr
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError
@@ -152,7 +154,7 @@ def _checkpoint(name: str) -> None:
 
 
 def _utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(microsecond=0)
+    return datetime.now(UTC).replace(microsecond=0)
 
 
 @dataclass(frozen=True)
@@ -191,7 +193,7 @@ class StorageError(StoreError):
                          f"restore a backup: it would lose what is stored). {committed or 'Nothing committed was lost.'} "
                          f"{todo}.")
 
-    def told(self, committed: str, done: Sequence[str] | None = None) -> "StorageError":
+    def told(self, committed: str, done: Sequence[str] | None = None) -> StorageError:
         """The same failure, saying what was committed."""
         return StorageError(self.head, committed, self.done if done is None else done, io=self.io)
 
@@ -372,7 +374,7 @@ class Store:
             pass
         self.engine.dispose()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -1414,10 +1416,10 @@ def _engine(path: Path, store: Any) -> Any:
     def _connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
         dbapi_conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
-        try:  # WAL: a commit appends to the log without an fsync; Store.sync makes it durable
+        # WAL: a commit appends to the log without an fsync; Store.sync makes it durable. A read-only
+        # file or folder: reading still works, and writing says why not.
+        with contextlib.suppress(sqlite3.Error):
             dbapi_conn.execute("PRAGMA journal_mode = WAL")
-        except sqlite3.Error:  # a read-only file or folder: reading still works, writing says why not
-            pass
         dbapi_conn.execute("PRAGMA synchronous = NORMAL")
         dbapi_conn.execute("PRAGMA secure_delete = ON")  # replaced bytes (a removed password) are zeroed
 

@@ -33,12 +33,13 @@ import html
 import json
 import os
 import re
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError
@@ -161,7 +162,7 @@ def swiss_pairing(order: Sequence[str], played: set[frozenset[str]],
         raise ValueError("a player is named twice")
 
     def search(allow_rematch: bool, pool: tuple[str, ...]) -> list[tuple[str, str]] | None:
-        @lru_cache(maxsize=None)
+        @cache
         def match(rest: tuple[str, ...]) -> tuple[tuple[str, str], ...] | None:
             if not rest:
                 return ()
@@ -363,7 +364,7 @@ def tournament_names(home: Home) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.db") if p.is_file())
 
 
-def _engine(path: Path, owner: "Tournament") -> Any:
+def _engine(path: Path, owner: Tournament) -> Any:
     engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": 60.0})
 
     @event.listens_for(engine, "connect")
@@ -398,7 +399,7 @@ class Tournament:
     @classmethod
     def create(cls, home: Home, name: str, *, fmt: str, rounds: int | None, system: str,
                options: Mapping[str, Any] | None = None, deadline: timedelta | None = None, seed: int | None = None,
-               moderator_email: str = "") -> "Tournament":
+               moderator_email: str = "") -> Tournament:
         if not _NAME_RE.fullmatch(name):
             raise TournamentError(f"{name!r} is not a usable tournament name; use 1 to 60 letters, digits, '.', "
                                   "'_' or '-', starting with a letter or digit")
@@ -448,7 +449,7 @@ class Tournament:
     def close(self) -> None:
         self.engine.dispose()
 
-    def __enter__(self) -> "Tournament":
+    def __enter__(self) -> Tournament:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -658,7 +659,7 @@ class Tournament:
         if rec.format != "knockout":  # byes last; a knockout keeps its bracket order (table k feeds table k/2)
             tables.sort(key=lambda t: t[1] is None)
         games = [f"{self.name}-r{number}-{i}" for i in range(1, len(tables) + 1)]
-        for gid, (a, b) in zip(games, tables):
+        for gid, (_a, b) in zip(games, tables):
             if b is not None and self.home.file(gid).exists():
                 raise TournamentError(f"a game {gid!r} already exists in {self.home.path}; move it away before "
                                       "pairing (tournament games are named <tournament>-r<round>-<table>)")

@@ -23,10 +23,11 @@ import socket
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
 from pbem.games.caesar.rules.board import Side

@@ -369,7 +369,7 @@ def test_phone_width_nothing_cut_nothing_scrolls_but_the_map(played: Reports, ch
                    '<td><span class="blk">Caesar Legio 37 III</span>, <span class="side cleopatra">Cleopatra IV</span>'
                    '</td></tr>')
         assert '<table class="locations">' in html
-        html = re.sub(r'(<table class="locations">.*?<tbody>)', lambda m: m.group(1) + crowded, html, count=1, flags=re.S)
+        html = re.sub(r'(<table class="locations">.*?<tbody>)', lambda m, crowded=crowded: m.group(1) + crowded, html, count=1, flags=re.S)
         # Headless Chromium's window is at least 500 px wide: the page goes in a frame of the phone's width
         # (srcdoc: same origin, so the measurement can be written into the outer page).
         from html import escape

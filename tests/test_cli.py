@@ -130,7 +130,7 @@ def test_keygen_new_sign_submit_report_log_state(tmp_path: Path, monkeypatch: py
     assert ok(*home, "games") == (f"g1  step 2, 705, turn 1  {Path('home') / 'g1.db'}\n"
                                   f"g2  step 1, 705, turn 1  {Path('home') / 'g2.db'}\n")
     assert ok(*home, "verify", "--game", "g1") == (
-        "g1: OK: 2 steps, 4 submissions, %d events, 12 reports checked\n" % len(full_log.splitlines()))
+        f"g1: OK: 2 steps, 4 submissions, {len(full_log.splitlines())} events, 12 reports checked\n")
     assert ok(*home, "tick") == "g1: nothing to do\ng2: nothing to do\n"
     assert json.loads(ok(*home, "tick", "--json")) == {"g1": [], "g2": []}
     status = json.loads(ok(*home, "status", "--json"))
@@ -150,7 +150,7 @@ def test_password_game_and_deadline_from_the_command_line(tmp_path: Path) -> Non
     assert r.stdout == ("rejected: submission #1 (Caesar, step 1): not accepted: unknown player or wrong "
                         "credentials\n")
     out = ok(*home, "tick", "--now", "2100-01-01T00:00:00Z")
-    assert out == ("pw: step 1 resolved at its deadline (%s); defaults for Caesar, Pompey\n" % status["deadline"])
+    assert out == f"pw: step 1 resolved at its deadline ({status['deadline']}); defaults for Caesar, Pompey\n"
 
 
 def test_misuse_exits_2_and_errors_exit_1_with_a_message(tmp_path: Path) -> None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import email
 import re
+from collections.abc import Iterator
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller

@@ -5,6 +5,7 @@ replays it, and a tournament records the resignation as a win for the other side
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -199,10 +200,10 @@ def test_a_tournament_records_a_forfeit(tmp_path: Path) -> None:
 
 
 def test_the_moderator_extends_a_deadline_both_sides_are_told_and_verify_replays_it(tmp_path: Path) -> None:
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     home = tmp_path / "home"
-    now = [datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)]
+    now = [datetime(2025, 3, 1, 12, 0, tzinfo=UTC)]
     keys = make_game(home, "g", clock=lambda: now[0], deadline=timedelta(hours=72))
     h = Home(home, clock=lambda: now[0])
     with h.open("g") as st:
@@ -214,12 +215,12 @@ def test_the_moderator_extends_a_deadline_both_sides_are_told_and_verify_replays
         st.moderator_action("extend", by=timedelta(hours=1))
         assert st.status().deadline == "2025-03-06T13:00:00Z"
         assert st.status().received == ("Caesar",)  # Caesar's sealed orders still stand
-        now[0] = datetime(2025, 3, 5, 12, 0, tzinfo=timezone.utc)  # past the old deadline: nothing happens
+        now[0] = datetime(2025, 3, 5, 12, 0, tzinfo=UTC)  # past the old deadline: nothing happens
         assert st.tick() == []
         assert [e.text for _, _, e in st.events("Pompey")][-2:] == [
             "The moderator extends the deadline of step 1 by 2d", "The moderator extends the deadline of step 1 by 1h"]
         assert st.verify().ok
-        now[0] = datetime(2025, 3, 6, 13, 0, tzinfo=timezone.utc)
+        now[0] = datetime(2025, 3, 6, 13, 0, tzinfo=UTC)
         assert st.tick() == ["step 1 resolved at its deadline (2025-03-06T13:00:00Z); defaults for Pompey"]
         for side in ("Caesar", "Pompey"):
             assert "The moderator extends the deadline of step 1 by 2d" in (st.report(side).body or "")
@@ -253,10 +254,10 @@ def test_extend_from_the_command_line_and_its_refusals(tmp_path: Path) -> None:
 
 
 def test_pause_stops_the_clock_and_resume_restarts_it(tmp_path: Path) -> None:
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     home = tmp_path / "home"
-    now = [datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)]
+    now = [datetime(2025, 3, 1, 12, 0, tzinfo=UTC)]
     keys = make_game(home, "g", clock=lambda: now[0], deadline=timedelta(hours=72))
     h = Home(home, clock=lambda: now[0])
     with h.open("g") as st:
@@ -268,14 +269,14 @@ def test_pause_stops_the_clock_and_resume_restarts_it(tmp_path: Path) -> None:
             st.moderator_action("pause")
         with pytest.raises(Exception, match="no deadline to extend \\(the game is paused"):
             st.moderator_action("extend", by=timedelta(hours=1))
-        now[0] = datetime(2025, 4, 1, 12, 0, tzinfo=timezone.utc)  # long past the deadline: nothing happens
+        now[0] = datetime(2025, 4, 1, 12, 0, tzinfo=UTC)  # long past the deadline: nothing happens
         assert st.tick() == []
         # orders still come in while paused; a step opened while paused has no running deadline either
         hands = st.adjudication().session.game.state.hands  # type: ignore[attr-defined]
         for side in Side:
             st.receive(signed(keys, side, 1, f"discard {hands[side][0]}\nplay {hands[side][1]}"))
         assert st.status().step == 2 and st.status().deadline is None and st.tick() == []
-        now[0] = datetime(2025, 4, 2, 12, 0, tzinfo=timezone.utc)
+        now[0] = datetime(2025, 4, 2, 12, 0, tzinfo=UTC)
         st.moderator_action("resume")
         assert st.status().deadline == "2025-04-05T12:00:00Z" and not st.status().paused
         st.moderator_action("extend", by=timedelta(hours=2))
@@ -288,7 +289,7 @@ def test_pause_stops_the_clock_and_resume_restarts_it(tmp_path: Path) -> None:
                          "The moderator extends the deadline of step 2 by 2h"]
         assert "The moderator pauses the game" in (st.report("Pompey").body or "")  # step 2's report
         assert st.verify().ok
-        now[0] = datetime(2025, 4, 5, 14, 0, tzinfo=timezone.utc)
+        now[0] = datetime(2025, 4, 5, 14, 0, tzinfo=UTC)
         assert st.tick()[0].startswith("step 2 resolved at its deadline (2025-04-05T14:00:00Z)")
         assert st.verify().ok
     r = CliRunner().invoke(main, ["--home", str(home), "pause", "g"])
@@ -353,12 +354,12 @@ def test_a_substitute_takes_over_and_the_old_credentials_stop_at_once(tmp_path: 
 
 
 def test_away_until_a_date_moves_the_deadline_within_the_cap_and_the_opponent_is_told(tmp_path: Path) -> None:
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from pbem import settings
 
     home = tmp_path / "home"
-    now = [datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)]
+    now = [datetime(2025, 3, 1, 12, 0, tzinfo=UTC)]
     keys = make_game(home, "g", clock=lambda: now[0], deadline=timedelta(hours=72))
     h = Home(home, clock=lambda: now[0])
     with h.open("g") as st:
@@ -379,7 +380,7 @@ def test_away_until_a_date_moves_the_deadline_within_the_cap_and_the_opponent_is
         st.receive(signed(keys, C, 1, "away until 2025-03-05 18:00"))
         assert st.status().deadline == "2025-03-05T18:00:00Z"  # his latest word counts
         assert st.verify().ok
-        now[0] = datetime(2025, 3, 5, 18, 0, tzinfo=timezone.utc)
+        now[0] = datetime(2025, 3, 5, 18, 0, tzinfo=UTC)
         assert st.tick()[0].startswith("step 1 resolved at its deadline (2025-03-05T18:00:00Z)")
         assert "Caesar is away until 2025-03-10" in (st.report("Pompey").body or "")
         assert st.status().deadline == "2025-03-08T18:00:00Z"  # the absence is over by the next deadline

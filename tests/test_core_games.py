@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -22,7 +22,7 @@ from pbem.store import GameSetup, Home, PlayerSetup, Verdict
 
 register(toygame.SYSTEM)
 GAMES = ["caesar", "toy"]
-START = datetime(2025, 3, 1, 12, tzinfo=timezone.utc)
+START = datetime(2025, 3, 1, 12, tzinfo=UTC)
 
 
 def _make(home: Path, system: str, *, deadline: timedelta | None = None) -> dict[str, object]:

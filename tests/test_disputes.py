@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -18,7 +18,7 @@ from pbem.store import Home, MessageKey
 from store_helpers import make_game, signed
 
 C, P = Side.CAESAR, Side.POMPEY
-T0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def _played(home: Path) -> tuple[dict[Side, str], str]:

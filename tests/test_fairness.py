@@ -7,8 +7,10 @@ import hashlib
 import hmac
 import json
 import sqlite3
+from collections.abc import Iterator
+from datetime import UTC
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -378,12 +380,12 @@ def test_an_old_game_file_has_its_passwords_removed_when_opened(tmp_path: Path) 
 
 
 def test_wrong_passwords_make_the_side_wait_longer_and_longer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     import pbem.store as store_mod
 
     password_game(tmp_path)
-    now = [datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)]
+    now = [datetime(2025, 3, 1, 12, 0, tzinfo=UTC)]
     scrypt_runs = [0]
     real = store_mod.check_password_of
 

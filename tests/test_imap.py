@@ -7,8 +7,9 @@ between remembering and marking. TLS off, implicit TLS (imaps://) and STARTTLS.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result

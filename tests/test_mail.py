@@ -8,10 +8,11 @@ import email
 import json
 import mailbox
 import socket
+from collections.abc import Iterator
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller

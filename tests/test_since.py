@@ -70,7 +70,7 @@ def test_the_since_section_holds_nothing_hidden() -> None:
     before, g, log, since = _vp_changed_after_moves(11)
     for viewer in Side:
         text = "\n".join(_since(render_text(build_view(g, log, viewer, since=since, previous=before))))
-        for bid, b in g.state.blocks.items():
+        for bid in g.state.blocks:
             info = g.board.blocks[bid]
             if info.side is viewer.enemy and bid != "Cleopatra" and info.name not in ("Caesar", "Pompey"):
                 assert info.name not in text

@@ -243,7 +243,7 @@ def test_setup_blocks_do_not_overlap(board: Board) -> None:
         assert 1 <= len(rows) <= MAX_SHOWN, loc
         trays += [(loc, box) for box in rows]
     for i, (loc, (x, y, w, h)) in enumerate(trays):
-        assert 0 <= x and x + w <= 2500 and 0 <= y and y + h <= 1250
+        assert x >= 0 and x + w <= 2500 and y >= 0 and y + h <= 1250
         for loc2, (x2, y2, w2, h2) in trays[i + 1 :]:
             if loc2 != loc:
                 assert x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y

@@ -9,7 +9,7 @@ is kept as the reference, and both must agree byte for byte on many positions.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -10,9 +10,10 @@ revealed so far, so nothing about a sealed bid shows before its round resolves.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from pbem.core.events import ALL, Event
 from pbem.core.game import OptionSpec, ReportContext, StepInfo, Summary
@@ -89,7 +90,7 @@ class Bids:
         self.round += 1  # the step moves on: the final reports go out
         return [Event("over", ALL, f"the game ends: {self.summary().result}", dict(self.ended))]
 
-    def copy(self) -> "Bids":
+    def copy(self) -> Bids:
         return Bids.from_json(self.to_json())
 
     def attach_secret(self, secret: bytes | None) -> None:
@@ -103,7 +104,7 @@ class Bids:
         return out
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> "Bids":
+    def from_json(cls, d: Mapping[str, Any]) -> Bids:
         return cls(int(d["rounds"]), dict(d["budget"]), int(d["round"]), dict(d["score"]), dict(d["sealed"]),
                    dict(d["ended"]) if d.get("ended") else None)
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import errno
 import json
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -65,8 +66,6 @@ class PbemGroup(click.Group):
             if isinstance(obj, Context) and obj.debug:
                 raise
             raise click.ClickException(_message(exc)) from exc
-        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
-            raise
         except Exception as exc:  # noqa: BLE001 - EngineError or any other bug: never "your input was wrong"
             if _is_db_error(exc):  # a game file the store could not name more precisely: the user's to fix
                 if isinstance(ctx.obj, Context) and ctx.obj.debug:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -324,7 +324,7 @@ def tick(now: str | None, as_json: bool) -> None:
     from pbem import store as store_mod
     from pbem.mailbox import exclusive
 
-    when = store_mod.parse_time(now) if now is not None else datetime.now(timezone.utc).replace(microsecond=0)
+    when = store_mod.parse_time(now) if now is not None else datetime.now(UTC).replace(microsecond=0)
     home = _obj().open_home()
     written: dict[str, str] = {}  # a write failed after something was committed: what failed
 

@@ -1,6 +1,7 @@
 """Commands that read a game: ``pbem report``, ``log``, ``state``, ``verify`` and the audit."""
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -140,10 +141,8 @@ def verify(game_id: str | None, as_json: bool) -> None:
     home = _obj().open_home()
 
     def check(st: Any) -> Any:
-        try:
+        with contextlib.suppress(PbemError):  # ... unless the file is damaged: then the audit says where
             st.recover()  # finish unfinished work first, like every command ...
-        except PbemError:
-            pass  # ... unless the file is damaged: then the audit says where
         return st.verify()
 
     results, failed = _each_game(home, game_id, check, recover=False)

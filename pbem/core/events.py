@@ -23,7 +23,7 @@ def visible_to(audience: str, viewer: str | None) -> bool:
     an event addressed to ``audience``."""
     if viewer is None or viewer == MODERATOR:
         return True
-    return audience == ALL or audience == viewer
+    return audience in (ALL, viewer)
 
 
 @dataclass(frozen=True)
@@ -46,5 +46,5 @@ class Event:
         return {"kind": self.kind, "audience": self.audience, "text": self.text, "data": self.data}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Event":
+    def from_json(cls, d: dict[str, Any]) -> Event:
         return cls(d["kind"], d["audience"], d["text"], dict(d.get("data", {})))

@@ -15,8 +15,9 @@ Sides are plain strings (``"Caesar"``); the moderator is :data:`pbem.core.events
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pbem.core.events import Event
 from pbem.core.orders import OrderProblem
@@ -140,7 +141,7 @@ class Adjudication(Protocol):
         number moves on (the core sends the final reports when it does), and the returned events
         (audience all) say so. Pure and deterministic: the audit's replay repeats it."""
 
-    def copy(self) -> "Adjudication": ...
+    def copy(self) -> Adjudication: ...
 
     def attach_secret(self, secret: bytes | None) -> None:
         """Give the game's keyed random stream its secret after loading (the JSON never holds it)."""

@@ -9,8 +9,8 @@ mail or file carry orders.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from pbem.errors import PbemError
 

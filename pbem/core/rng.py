@@ -21,8 +21,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass, field
-from typing import Any, MutableSequence, Protocol, Sequence, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pbem.errors import PbemError
 
@@ -48,7 +49,7 @@ class RandomStream(Protocol):
 
     def to_json(self) -> dict[str, Any]: ...
 
-    def clone(self) -> "RandomStream": ...
+    def clone(self) -> RandomStream: ...
 
 
 class SecretError(PbemError):
@@ -115,11 +116,11 @@ class Rng:
             out["practice"] = True
         return out
 
-    def clone(self) -> "Rng":
+    def clone(self) -> Rng:
         return Rng(self.seed, self.counter, self.practice)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Rng":
+    def from_json(cls, data: dict[str, Any]) -> Rng:
         return cls(int(data["seed"]), int(data["counter"]), bool(data.get("practice", False)))
 
 
@@ -147,7 +148,7 @@ class KeyedStream:
     secret: bytes | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def new(cls, secret: bytes, game: str) -> "KeyedStream":
+    def new(cls, secret: bytes, game: str) -> KeyedStream:
         """The stream of a new game at step 0 (its opening deal)."""
         return cls(game, commitment_of(secret), secret=secret)
 
@@ -160,7 +161,7 @@ class KeyedStream:
                               "the first reports: the secret was changed after the game started")
         self.secret = secret
 
-    def for_step(self, step: int, entropy: Sequence[str]) -> "KeyedStream":
+    def for_step(self, step: int, entropy: Sequence[str]) -> KeyedStream:
         """A fresh stream for resolving ``step``, keyed by the submissions that closed it."""
         return KeyedStream(self.game, self.commitment, step, tuple(entropy), {}, self.secret)
 
@@ -191,11 +192,11 @@ class KeyedStream:
         return {"kind": KEYED_KIND, "game": self.game, "commitment": self.commitment, "step": self.step,
                 "entropy": list(self.entropy), "counters": dict(sorted(self.counters.items()))}
 
-    def clone(self) -> "KeyedStream":
+    def clone(self) -> KeyedStream:
         return KeyedStream(self.game, self.commitment, self.step, self.entropy, dict(self.counters), self.secret)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "KeyedStream":
+    def from_json(cls, data: dict[str, Any]) -> KeyedStream:
         return cls(str(data["game"]), str(data["commitment"]), int(data.get("step", 0)),
                    tuple(str(e) for e in data.get("entropy", [])),
                    {str(k): int(v) for k, v in dict(data.get("counters", {})).items()})

@@ -27,19 +27,19 @@ __all__ = ["DEFAULT_GAME", "UnknownGameError", "find_game", "game_names", "regis
 DEFAULT_GAME = "caesar"
 ENTRY_POINT_GROUP = "pbem.games"
 _BUILTIN = {"caesar": "pbem.games.caesar.system:SYSTEM"}
-_registered: dict[str, "GameSystem"] = {}
+_registered: dict[str, GameSystem] = {}
 
 
 class UnknownGameError(PbemError, ValueError):
     """A game system name that no installed game provides."""
 
 
-def register(system: "GameSystem") -> None:
+def register(system: GameSystem) -> None:
     """Make ``system`` findable by its name (a later registration replaces an earlier one)."""
     _registered[system.name] = system
 
 
-def _load(ref: str) -> "GameSystem":
+def _load(ref: str) -> GameSystem:
     module, _, attr = ref.partition(":")
     obj: Any = importlib.import_module(module)
     for part in attr.split(".") if attr else ():
@@ -55,7 +55,7 @@ def _entry_points() -> dict[str, str]:
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def find_game(name: str) -> "GameSystem":
+def find_game(name: str) -> GameSystem:
     """The game system called ``name`` (``"caesar"``); raises :class:`UnknownGameError`."""
     if name in _registered:
         return _registered[name]

@@ -11,6 +11,8 @@ every message of ``templates/`` and ``pbem/replies.py`` with Babel and writes
 
 from __future__ import annotations
 
+from datetime import UTC
+
 # msgid -> (Spanish, Swedish); a plural message: (singular, plural) -> ((es, es pl), (sv, sv pl))
 MESSAGES: dict[str, tuple[str, str]] = {
     "moderator": ("moderador", "spelledare"),
@@ -196,7 +198,7 @@ def extract() -> list[tuple[str | tuple[str, ...], str]]:
 
 
 def write_catalogs() -> None:
-    from datetime import datetime, timezone
+    from datetime import datetime
     from pathlib import Path
 
     from babel.messages.catalog import Catalog
@@ -205,7 +207,7 @@ def write_catalogs() -> None:
     here = Path(__file__).resolve().parent
     messages = extract()
     for i, lang in enumerate(LANGS):
-        fixed = datetime(2026, 11, 23, tzinfo=timezone.utc)  # the files stay byte-stable when regenerated
+        fixed = datetime(2026, 11, 23, tzinfo=UTC)  # the files stay byte-stable when regenerated
         cat = Catalog(locale=lang, project="pbem", version="1", charset="utf-8", fuzzy=False, creation_date=fixed,
                       revision_date=fixed, last_translator="pbem", language_team=f"{lang} (from the rulebooks' terms)",
                       header_comment=f"# {lang}: pbem's reports and replies. Made by python -m pbem.locale.messages.")

@@ -7,8 +7,9 @@ Sides are plain strings at this border ("Caesar", "Pompey"); inside they are :cl
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from pbem.core.events import ALL, Event
 from pbem.core.game import OptionSpec, ReportContext, StepInfo, Summary
@@ -82,7 +83,7 @@ class CaesarAdjudication:
         return [Event("game-over", ALL, f"Game over: {result_text(st.result)}",
                       {"winner": winner, "vp": {s.value: vp[s] for s in Side}, "reason": how})]
 
-    def copy(self) -> "CaesarAdjudication":
+    def copy(self) -> CaesarAdjudication:
         return CaesarAdjudication(self.session.copy())
 
     def attach_secret(self, secret: bytes | None) -> None:

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from pbem.core.events import Event
 from pbem.core.rng import Rng
@@ -80,9 +81,9 @@ def known_eliminated(visible: Sequence[Event], enemy: Side, board: Board) -> set
     out: set[str] = set()
     for e in _this_year(visible):
         bid = e.data.get("block")
-        if e.kind in _NAMED_ELIMINATIONS and isinstance(bid, str) and bid in board.blocks:
-            if board.blocks[bid].side is enemy:
-                out.add(bid)
+        if (e.kind in _NAMED_ELIMINATIONS and isinstance(bid, str) and bid in board.blocks
+                and board.blocks[bid].side is enemy):
+            out.add(bid)
     return out
 
 

@@ -8,8 +8,8 @@ Pure: the clock (for the bot's time budget) is injected by the caller.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from pbem.core.events import Event
 from pbem.core.rng import Rng

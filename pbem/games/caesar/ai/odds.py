@@ -15,8 +15,8 @@ turn, and how many events the side has seen). Pure: no I/O, no clock.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from pbem.core.events import Event
 from pbem.core.rng import Rng

@@ -35,8 +35,9 @@ Pure: no I/O; the clock (if any) is injected.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Sequence
+from typing import Protocol
 
 from pbem.core.rng import Rng
 from pbem.errors import PbemError
@@ -72,7 +73,7 @@ class Budget:
     horizon: int = 120  # at most this many simulated decisions after the candidate
 
     @classmethod
-    def for_strength(cls, strength: float, clock: Callable[[], float] | None, iterations: int | None = None) -> "Budget":
+    def for_strength(cls, strength: float, clock: Callable[[], float] | None, iterations: int | None = None) -> Budget:
         if clock is None or iterations is not None:
             return cls(iterations=iterations or max(20, int(200 * strength)))
         return cls(iterations=None, seconds=SECONDS_PER_STRENGTH * strength, clock=clock)

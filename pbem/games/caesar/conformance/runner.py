@@ -44,8 +44,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from pbem.core.events import Event
 from pbem.core.orders import SubmissionRejected

@@ -8,7 +8,8 @@ see (counts and control of enemy locations, never enemy identities).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pbem.errors import IllegalChoiceError, PbemError
 from pbem.games.caesar.orders.language import (

@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Union
 
 from pbem.core.languages import language_line
 from pbem.core.orders import OrderProblem, order_lines
@@ -257,11 +256,10 @@ class HitOrder:
         return f"hit {self.block}"
 
 
-Order = Union[
-    PlayCard, DiscardCard, DeployOrder, MoveOrder, SeaOrder, MainOrder, LevyOrder, StepOrder, JupiterOrder,
-    VulcanOrder, NoEventOrder, SurpriseOrder, PassOrder, BattlesOrder, RetreatPlan, HitsPlan, OrderPlan,
-    RegroupPlan, WinterNavis, WinterDisband, FireOrder, PassBlockOrder, RetreatOrder, HitOrder,
-]
+Order = (PlayCard | DiscardCard | DeployOrder | MoveOrder | SeaOrder | MainOrder | LevyOrder | StepOrder |
+    JupiterOrder | VulcanOrder | NoEventOrder | SurpriseOrder | PassOrder | BattlesOrder | RetreatPlan |
+    HitsPlan | OrderPlan | RegroupPlan | WinterNavis | WinterDisband | FireOrder | PassBlockOrder |
+    RetreatOrder | HitOrder)
 
 PLAN_TYPES = (BattlesOrder, RetreatPlan, HitsPlan, OrderPlan, RegroupPlan)
 WINTER_TYPES = (WinterNavis, WinterDisband)

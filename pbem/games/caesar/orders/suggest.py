@@ -78,5 +78,6 @@ def refine(g: Game, side: Side, err: OrderError) -> OrderError:
         better = suggestions(g, side, err.text, name)
         said = f"unknown {side} block {name!r}"
         new = said + ("; did you mean " + " or ".join(repr(s) for s in better) + "?" if better else "")
-        message = re.sub(re.escape(said) + r"(; did you mean [^?]*\?)?", lambda _m: new, message, count=1)
+        # the replacement is plain text: escape it for re.sub (a name may hold a backslash)
+        message = re.sub(re.escape(said) + r"(; did you mean [^?]*\?)?", new.replace("\\", "\\\\"), message, count=1)
     return replace(err, message=message)

@@ -6,7 +6,7 @@ never disagree about what an order means.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from pbem.games.caesar.orders.language import (
     BattlesOrder,

@@ -11,7 +11,8 @@ disruption check. The winner may regroup.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules.board import ROAD_LIMIT, EdgeKind, Side
@@ -41,7 +42,7 @@ LAST_ROUND = 4
 # ---- phase flow --------------------------------------------------------------
 
 
-def start_phase(g: "GameLike") -> None:
+def start_phase(g: GameLike) -> None:
     st = g.state
     st.phase = Phase.BATTLE
     st.command = None
@@ -50,7 +51,7 @@ def start_phase(g: "GameLike") -> None:
         g.emit("battle-phase", Audience.ALL, f"Battles to fight: {', '.join(sorted(st.contests))}", locs=sorted(st.contests))
 
 
-def end_turn(g: "GameLike") -> None:
+def end_turn(g: GameLike) -> None:
     st = g.state
     st.moved.clear()
     st.road_use.clear()
@@ -68,11 +69,11 @@ def end_turn(g: "GameLike") -> None:
         st.phase = Phase.CARD
 
 
-def remaining(g: "GameLike") -> list[str]:
+def remaining(g: GameLike) -> list[str]:
     return sorted(g.state.contests)
 
 
-def start_battle(g: "GameLike", loc: str) -> None:
+def start_battle(g: GameLike, loc: str) -> None:
     st = g.state
     contest = st.contests[loc]
     if g.control(loc, Side.CAESAR) is not Control.CONTESTED:
@@ -110,24 +111,24 @@ def start_battle(g: "GameLike", loc: str) -> None:
     g.emit("round", Audience.ALL, f"{loc}, Round 1", loc=loc, round=1)
 
 
-def _battle(g: "GameLike") -> BattleState:
+def _battle(g: GameLike) -> BattleState:
     bs = g.state.battle
     if bs is None:
         raise IllegalChoiceError("no battle is being fought now", "7.1")
     return bs
 
 
-def combat_of(g: "GameLike", bid: str, bs: BattleState) -> tuple[str, int]:
+def combat_of(g: GameLike, bid: str, bs: BattleState) -> tuple[str, int]:
     info = g.info(bid)
     c = info.defend if g.state.blocks[bid].side is bs.defender else info.attack
     return c.letter, c.fire
 
 
-def _in_battle(g: "GameLike", bs: BattleState, side: Side | None = None) -> list[str]:
+def _in_battle(g: GameLike, bs: BattleState, side: Side | None = None) -> list[str]:
     return [b for b in g.blocks_at(bs.loc, side) if b not in bs.reserves]
 
 
-def next_slot(g: "GameLike") -> tuple[Side, list[str]] | None:
+def next_slot(g: GameLike) -> tuple[Side, list[str]] | None:
     """Whose turn it is and which of his blocks may take it (same letter: owner's choice)."""
     bs = g.state.battle
     assert bs is not None
@@ -151,7 +152,7 @@ def next_slot(g: "GameLike") -> tuple[Side, list[str]] | None:
     return g.state.blocks[found[0]].side, sorted(found)
 
 
-def hit_candidates(g: "GameLike") -> list[str]:
+def hit_candidates(g: GameLike) -> list[str]:
     bs = g.state.battle
     assert bs is not None and bs.firing is not None
     firing_side = g.state.blocks[bs.firing].side
@@ -162,7 +163,7 @@ def hit_candidates(g: "GameLike") -> list[str]:
     return [b for b in targets if g.state.blocks[b].strength == top]
 
 
-def pending(g: "GameLike") -> tuple[Decision, ...]:
+def pending(g: GameLike) -> tuple[Decision, ...]:
     st = g.state
     bs = st.battle
     if bs is None:
@@ -189,7 +190,7 @@ def pending(g: "GameLike") -> tuple[Decision, ...]:
     return (Decision(bs.victor, DecisionKind.REGROUP, bs.loc),)
 
 
-def auto(g: "GameLike") -> bool:
+def auto(g: GameLike) -> bool:
     st = g.state
     bs = st.battle
     if bs is None:
@@ -243,7 +244,7 @@ def auto(g: "GameLike") -> bool:
     return False
 
 
-def _sole_side(g: "GameLike") -> Side | None:
+def _sole_side(g: GameLike) -> Side | None:
     bs = g.state.battle
     assert bs is not None
     present = {g.state.blocks[b].side for b in g.blocks_at(bs.loc)}
@@ -254,7 +255,7 @@ def _sole_side(g: "GameLike") -> Side | None:
     return None
 
 
-def _end_round(g: "GameLike") -> None:
+def _end_round(g: GameLike) -> None:
     bs = g.state.battle
     assert bs is not None
     if bs.round >= LAST_ROUND:
@@ -271,7 +272,7 @@ def _end_round(g: "GameLike") -> None:
         _reserves_arrive(g)
 
 
-def _reserves_arrive(g: "GameLike") -> None:
+def _reserves_arrive(g: GameLike) -> None:
     """Disruption (7.31, B3), then the reserves join the battle (7.3)."""
     bs = g.state.battle
     assert bs is not None
@@ -303,7 +304,7 @@ def _reserves_arrive(g: "GameLike") -> None:
             g.emit("swap", Audience.ALL, f"{bs.attacker} is now the attacker at {bs.loc} and {bs.defender} the defender (7.31)", loc=bs.loc)
 
 
-def _finish(g: "GameLike", victor: Side) -> None:
+def _finish(g: GameLike, victor: Side) -> None:
     st = g.state
     bs = st.battle
     assert bs is not None
@@ -319,7 +320,7 @@ def _finish(g: "GameLike", victor: Side) -> None:
 # ---- retreats and regroups -----------------------------------------------------
 
 
-def navis_origins(g: "GameLike", loc: str, side: Side) -> set[str]:
+def navis_origins(g: GameLike, loc: str, side: Side) -> set[str]:
     """The seas and ports from which ``side``'s Navis came into the fight at ``loc`` (B7)."""
     contest = g.state.contests.get(loc)
     if contest is None:
@@ -327,7 +328,7 @@ def navis_origins(g: "GameLike", loc: str, side: Side) -> set[str]:
     return {e.frm for e in contest.entries if e.side is side and g.info(e.block).is_navis}
 
 
-def retreat_places(g: "GameLike", loc: str, side: Side, *, attacking: bool, navis: bool) -> list[tuple[str, bool, EdgeKind | None]]:
+def retreat_places(g: GameLike, loc: str, side: Side, *, attacking: bool, navis: bool) -> list[tuple[str, bool, EdgeKind | None]]:
     """Where a block of ``side`` may retreat from the fight at ``loc`` (7.6-7.64, 7.82, B4, B7),
     before the limits of a round (road limits, one Sea Retreat): ``(place, by_sea, road kind)``.
     Used by the battle itself and, before a battle starts, by the plan hints and plan warnings."""
@@ -374,7 +375,7 @@ def retreat_places(g: "GameLike", loc: str, side: Side, *, attacking: bool, navi
     return out
 
 
-def retreat_options(g: "GameLike", bid: str) -> list[BattleAction]:
+def retreat_options(g: GameLike, bid: str) -> list[BattleAction]:
     """Every legal retreat of ``bid`` this turn (7.6-7.64, 7.82)."""
     st = g.state
     bs = st.battle
@@ -399,7 +400,7 @@ def retreat_options(g: "GameLike", bid: str) -> list[BattleAction]:
     return out
 
 
-def regroup_options(g: "GameLike", side: Side) -> list[Regroup]:
+def regroup_options(g: GameLike, side: Side) -> list[Regroup]:
     st = g.state
     bs = st.battle
     assert bs is not None
@@ -427,7 +428,7 @@ def regroup_options(g: "GameLike", side: Side) -> list[Regroup]:
 # ---- checks and effects -----------------------------------------------------------
 
 
-def check_order(g: "GameLike", d: Decision, ch: NextBattle) -> None:
+def check_order(g: GameLike, d: Decision, ch: NextBattle) -> None:
     if g.state.battle is not None:
         raise IllegalChoiceError(f"the battle of {g.state.battle.loc} is not over yet", "7.1")
     rem = remaining(g)
@@ -435,12 +436,12 @@ def check_order(g: "GameLike", d: Decision, ch: NextBattle) -> None:
         raise IllegalChoiceError(f"there is no battle to fight at {ch.location}", "7.1", "battles left: " + ", ".join(rem))
 
 
-def do_order(g: "GameLike", d: Decision, ch: NextBattle) -> None:
+def do_order(g: GameLike, d: Decision, ch: NextBattle) -> None:
     g.emit("battle-order", Audience.ALL, f"{d.side} chooses to fight at {ch.location} next", loc=ch.location)
     start_battle(g, ch.location)
 
 
-def turn_options(g: "GameLike", bid: str) -> list[BattleAction]:
+def turn_options(g: GameLike, bid: str) -> list[BattleAction]:
     bs = g.state.battle
     assert bs is not None
     side = g.state.blocks[bid].side
@@ -453,7 +454,7 @@ def turn_options(g: "GameLike", bid: str) -> list[BattleAction]:
     return out
 
 
-def check_turn(g: "GameLike", d: Decision, ch: BattleAction) -> None:
+def check_turn(g: GameLike, d: Decision, ch: BattleAction) -> None:
     bs = _battle(g)
     blocks = d.get("blocks", ())
     if ch.block not in blocks:
@@ -484,7 +485,7 @@ def check_turn(g: "GameLike", d: Decision, ch: BattleAction) -> None:
         )
 
 
-def do_turn(g: "GameLike", d: Decision, ch: BattleAction) -> None:
+def do_turn(g: GameLike, d: Decision, ch: BattleAction) -> None:
     st = g.state
     bs = _battle(g)
     bid = ch.block
@@ -532,7 +533,7 @@ def do_turn(g: "GameLike", d: Decision, ch: BattleAction) -> None:
     bs.stage = BattleStage.HITS
 
 
-def _apply_hit(g: "GameLike", target: str) -> None:
+def _apply_hit(g: GameLike, target: str) -> None:
     bs = g.state.battle
     assert bs is not None and bs.firing is not None
     by = g.state.blocks[bs.firing].side
@@ -546,7 +547,7 @@ def _apply_hit(g: "GameLike", target: str) -> None:
         bs.hits_left = 0
 
 
-def check_hit(g: "GameLike", d: Decision, ch: TakeHit) -> None:
+def check_hit(g: GameLike, d: Decision, ch: TakeHit) -> None:
     bs = _battle(g)
     if bs.stage is not BattleStage.HITS:
         raise IllegalChoiceError("no hit to assign now", "7.4")
@@ -559,11 +560,11 @@ def check_hit(g: "GameLike", d: Decision, ch: TakeHit) -> None:
         )
 
 
-def do_hit(g: "GameLike", d: Decision, ch: TakeHit) -> None:
+def do_hit(g: GameLike, d: Decision, ch: TakeHit) -> None:
     _apply_hit(g, ch.block)
 
 
-def check_regroup(g: "GameLike", d: Decision, ch: Choice) -> None:
+def check_regroup(g: GameLike, d: Decision, ch: Choice) -> None:
     bs = _battle(g)
     if bs.stage is not BattleStage.REGROUP or bs.victor is not d.side:
         raise IllegalChoiceError("no regroup now", "7.7")
@@ -580,7 +581,7 @@ def check_regroup(g: "GameLike", d: Decision, ch: Choice) -> None:
         )
 
 
-def do_regroup(g: "GameLike", d: Decision, ch: Choice) -> None:
+def do_regroup(g: GameLike, d: Decision, ch: Choice) -> None:
     bs = _battle(g)
     if isinstance(ch, EndRegroup):
         g.state.battle = None
@@ -602,7 +603,7 @@ def do_regroup(g: "GameLike", d: Decision, ch: Choice) -> None:
     )
 
 
-def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
+def legal(g: GameLike, d: Decision) -> Iterator[Choice]:
     bs = g.state.battle
     if d.kind is DecisionKind.BATTLE_ORDER:
         if bs is None:

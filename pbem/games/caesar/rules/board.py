@@ -13,11 +13,12 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache, cached_property
 from importlib import resources
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from pbem.errors import AmbiguousOrderError, BoardDataError, UnknownNameError
 
@@ -29,7 +30,7 @@ class Side(str, Enum):
     POMPEY = "Pompey"
 
     @property
-    def enemy(self) -> "Side":
+    def enemy(self) -> Side:
         return Side.POMPEY if self is Side.CAESAR else Side.CAESAR
 
     def __str__(self) -> str:
@@ -39,7 +40,7 @@ class Side(str, Enum):
         return format(self.value, spec)
 
     @classmethod
-    def parse(cls, text: str) -> "Side":
+    def parse(cls, text: str) -> Side:
         t = text.strip().lower()
         for s in cls:
             if s.value.lower() == t:
@@ -134,7 +135,7 @@ class Combat:
     fire: int
 
     @classmethod
-    def parse(cls, text: str) -> "Combat":
+    def parse(cls, text: str) -> Combat:
         m = re.fullmatch(r"([A-D])([1-6])", text)
         if not m:
             raise BoardDataError(f"bad combat rating {text!r}; expected a letter A-D and a digit, like 'C3'")
@@ -269,7 +270,7 @@ class Board:
 
     # ---- construction -------------------------------------------------
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, check: bool = True) -> "Board":
+    def from_dict(cls, data: Mapping[str, Any], *, check: bool = True) -> Board:
         problems: list[str] = []
         spaces: dict[str, Space] = {}
         for raw in data.get("spaces", []):

@@ -9,7 +9,8 @@ else the higher Moves, else Caesar, is Player 1.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules.board import Side
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 APOLLO = "Apollo"
 
 
-def start_year(g: "GameLike") -> None:
+def start_year(g: GameLike) -> None:
     st = g.state
     deck = [c.name for c in g.board.cards]
     g.state.rng.shuffle(deck, "deal")
@@ -58,14 +59,14 @@ def card_sort_key(name: str) -> tuple[int, str]:
     return (0, name)
 
 
-def pending_kind(g: "GameLike") -> DecisionKind:
+def pending_kind(g: GameLike) -> DecisionKind:
     return {Phase.DEPLOY: DecisionKind.DEPLOY, Phase.DISCARD: DecisionKind.DISCARD}.get(g.state.phase, DecisionKind.PLAY)
 
 
 # ---- legal choices -----------------------------------------------------------
 
 
-def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
+def legal(g: GameLike, d: Decision) -> Iterator[Choice]:
     hand = g.state.hands[d.side]
     if d.kind is DecisionKind.DISCARD:
         for c in sorted(set(hand), key=card_sort_key):
@@ -79,7 +80,7 @@ def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
         yield historical_deployment(g, d.side)
 
 
-def historical_deployment(g: "GameLike", side: Side) -> Deploy:
+def historical_deployment(g: GameLike, side: Side) -> Deploy:
     placement = []
     for loc, names in sorted(g.board.setup_map[side].items()):
         ids = tuple(sorted(g.resolve_own_block(side, n) for n in names))
@@ -90,7 +91,7 @@ def historical_deployment(g: "GameLike", side: Side) -> Deploy:
 # ---- checks and effects ------------------------------------------------------
 
 
-def _check_card(g: "GameLike", side: Side, card: str, verb: str) -> None:
+def _check_card(g: GameLike, side: Side, card: str, verb: str) -> None:
     hand = g.state.hands[side]
     if card not in hand:
         raise IllegalChoiceError(
@@ -98,11 +99,11 @@ def _check_card(g: "GameLike", side: Side, card: str, verb: str) -> None:
         )
 
 
-def check_discard(g: "GameLike", d: Decision, ch: Discard) -> None:
+def check_discard(g: GameLike, d: Decision, ch: Discard) -> None:
     _check_card(g, d.side, ch.card, "discard")
 
 
-def check_play(g: "GameLike", d: Decision, ch: Play) -> None:
+def check_play(g: GameLike, d: Decision, ch: Play) -> None:
     _check_card(g, d.side, ch.card, "play")
     if ch.card == APOLLO and g.state.turn == 1:
         raise IllegalChoiceError(
@@ -110,7 +111,7 @@ def check_play(g: "GameLike", d: Decision, ch: Play) -> None:
         )
 
 
-def check_deploy(g: "GameLike", d: Decision, ch: Deploy) -> None:
+def check_deploy(g: GameLike, d: Decision, ch: Deploy) -> None:
     side = d.side
     hist = historical_deployment(g, side)
     want = {loc: len(ids) for loc, ids in hist.placement}
@@ -141,7 +142,7 @@ def check_deploy(g: "GameLike", d: Decision, ch: Deploy) -> None:
         raise IllegalChoiceError("; ".join(errors), "5.3")
 
 
-def do_sealed(g: "GameLike", d: Decision, ch: Choice) -> None:
+def do_sealed(g: GameLike, d: Decision, ch: Choice) -> None:
     g.state.sealed[d.side] = _sealed_value(ch)
 
 
@@ -153,7 +154,7 @@ def _sealed_value(ch: Choice) -> object:
     raise TypeError(ch)
 
 
-def resolve_sealed(g: "GameLike") -> None:
+def resolve_sealed(g: GameLike) -> None:
     st = g.state
     sealed, st.sealed = st.sealed, {}
     if st.phase is Phase.DEPLOY:
@@ -175,7 +176,7 @@ def resolve_sealed(g: "GameLike") -> None:
     reveal(g, {s: sealed[s] for s in Side})
 
 
-def reveal(g: "GameLike", played: dict[Side, str]) -> None:
+def reveal(g: GameLike, played: dict[Side, str]) -> None:
     """Both cards are in: reveal, resolve Apollo, cancel events, find Player 1 (C2-C5)."""
     st = g.state
     for side in Side:

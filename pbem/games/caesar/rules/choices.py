@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Union
+from typing import Any
 
 from pbem.games.caesar.rules.board import Side
 
@@ -191,30 +191,9 @@ class EndDisband:
     pass
 
 
-Choice = Union[
-    Deploy,
-    Discard,
-    Play,
-    Move,
-    SeaMove,
-    MainAttack,
-    EndMoves,
-    Levy,
-    LevyStep,
-    EndLevies,
-    Jupiter,
-    Vulcan,
-    NoEvent,
-    Surprise,
-    NextBattle,
-    BattleAction,
-    TakeHit,
-    Regroup,
-    EndRegroup,
-    NavisToPort,
-    Disband,
-    EndDisband,
-]
+Choice = (Deploy | Discard | Play | Move | SeaMove | MainAttack | EndMoves | Levy | LevyStep | EndLevies |
+    Jupiter | Vulcan | NoEvent | Surprise | NextBattle | BattleAction | TakeHit | Regroup | EndRegroup |
+    NavisToPort | Disband | EndDisband)
 
 
 # ---- events ------------------------------------------------------------------
@@ -227,7 +206,7 @@ class Audience(str, Enum):
     MODERATOR = "moderator"
 
     @classmethod
-    def of(cls, side: Side) -> "Audience":
+    def of(cls, side: Side) -> Audience:
         return _OF_SIDE[side]
 
     def sees(self, viewer: Side | None) -> bool:

@@ -7,7 +7,8 @@ Apollo is resolved in the card phase (:mod:`pbem.games.caesar.rules.cards`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules.board import Side
@@ -18,11 +19,11 @@ if TYPE_CHECKING:
     from pbem.games.caesar.rules.protocol import GameLike
 
 
-def _is(g: "GameLike", loc: str, side: Side, what: Control) -> bool:
+def _is(g: GameLike, loc: str, side: Side, what: Control) -> bool:
     return g.control(loc, side) is what
 
 
-def jupiter_targets(g: "GameLike", side: Side) -> list[str]:
+def jupiter_targets(g: GameLike, side: Side) -> list[str]:
     """Enemy cities next to a Friendly city; seas with enemy Navis next to a Friendly port (E1)."""
     out = []
     board = g.board
@@ -37,17 +38,17 @@ def jupiter_targets(g: "GameLike", side: Side) -> list[str]:
     return out
 
 
-def jupiter_destinations(g: "GameLike", side: Side, target: str) -> list[str]:
+def jupiter_destinations(g: GameLike, side: Side, target: str) -> list[str]:
     if g.board.is_sea(target):
         return []
     return sorted(n for n, _ in g.board.neighbors_by_road(target) if _is(g, n, side, Control.FRIENDLY))
 
 
-def vulcan_targets(g: "GameLike", side: Side) -> list[str]:
+def vulcan_targets(g: GameLike, side: Side) -> list[str]:
     return sorted(loc for loc in g.board.cities() if _is(g, loc, side, Control.ENEMY))
 
 
-def has_target(g: "GameLike", side: Side, event: str) -> bool:
+def has_target(g: GameLike, side: Side, event: str) -> bool:
     if event == "Jupiter":
         return bool(jupiter_targets(g, side))
     if event == "Vulcan":
@@ -55,7 +56,7 @@ def has_target(g: "GameLike", side: Side, event: str) -> bool:
     return False
 
 
-def surprise_candidates(g: "GameLike", side: Side) -> list[str]:
+def surprise_candidates(g: GameLike, side: Side) -> list[str]:
     c = g.state.command
     navis_only = c is not None and c.event == "Neptune"
     out = []
@@ -68,14 +69,14 @@ def surprise_candidates(g: "GameLike", side: Side) -> list[str]:
     return out
 
 
-def _stage(g: "GameLike", side: Side, stage: CommandStage) -> str:
+def _stage(g: GameLike, side: Side, stage: CommandStage) -> str:
     c = g.state.command
     if c is None or c.side is not side or c.stage is not stage:
         raise IllegalChoiceError(f"{side} has no event choice to make now")
     return c.event or ""
 
 
-def check_target(g: "GameLike", d: Decision, ch: Choice) -> None:
+def check_target(g: GameLike, d: Decision, ch: Choice) -> None:
     event = _stage(g, d.side, CommandStage.EVENT)
     if isinstance(ch, NoEvent):
         return
@@ -112,7 +113,7 @@ def check_target(g: "GameLike", d: Decision, ch: Choice) -> None:
             )
 
 
-def do_target(g: "GameLike", d: Decision, ch: Choice) -> None:
+def do_target(g: GameLike, d: Decision, ch: Choice) -> None:
     side = d.side
     if isinstance(ch, NoEvent):
         g.emit("event-void", Audience.ALL, f"{side} makes no use of the event", side=side.value)
@@ -123,7 +124,7 @@ def do_target(g: "GameLike", d: Decision, ch: Choice) -> None:
     g.enter(Transition.FINISH_COMMAND)
 
 
-def _jupiter(g: "GameLike", side: Side, ch: Jupiter) -> None:
+def _jupiter(g: GameLike, side: Side, ch: Jupiter) -> None:
     enemy_blocks = g.blocks_at(ch.target, side.enemy)
     if ch.cleopatra:
         drawn = "Cleopatra"
@@ -155,7 +156,7 @@ def _jupiter(g: "GameLike", side: Side, ch: Jupiter) -> None:
     _contest_if_mixed(g, side, ch.target)
 
 
-def _vulcan(g: "GameLike", side: Side, ch: Vulcan) -> None:
+def _vulcan(g: GameLike, side: Side, ch: Vulcan) -> None:
     targets = g.blocks_at(ch.target, side.enemy)
     g.emit("vulcan", Audience.ALL, f"Vulcan strikes {ch.target}: {len(targets)} block(s) lose a step (E2)", side=side.value, loc=ch.target)
     for bid in targets:
@@ -163,14 +164,14 @@ def _vulcan(g: "GameLike", side: Side, ch: Vulcan) -> None:
     _contest_if_mixed(g, side, ch.target)
 
 
-def _contest_if_mixed(g: "GameLike", side: Side, loc: str) -> None:
+def _contest_if_mixed(g: GameLike, side: Side, loc: str) -> None:
     """Cleopatra turned against her side in place leaves a Contested city: a battle, ``side`` attacking."""
     if g.control(loc, side) is Control.CONTESTED and loc not in g.state.contests:
         g.state.contests[loc] = Contest(attacker=side)
         g.emit("attack", Audience.ALL, f"{side} attacks {loc} (Cleopatra changed sides there)", side=side.value, loc=loc)
 
 
-def check_surprise(g: "GameLike", d: Decision, ch: Surprise) -> None:
+def check_surprise(g: GameLike, d: Decision, ch: Surprise) -> None:
     _stage(g, d.side, CommandStage.SURPRISE)
     if ch.location is None:
         return
@@ -183,14 +184,14 @@ def check_surprise(g: "GameLike", d: Decision, ch: Surprise) -> None:
         )
 
 
-def do_surprise(g: "GameLike", d: Decision, ch: Surprise) -> None:
+def do_surprise(g: GameLike, d: Decision, ch: Surprise) -> None:
     g.state.surprise = ch.location
     if ch.location:
         g.emit("surprise", Audience.ALL, f"{d.side} makes {ch.location} a surprise battle", side=d.side.value, loc=ch.location)
     g.enter(Transition.FINISH_COMMAND)
 
 
-def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
+def legal(g: GameLike, d: Decision) -> Iterator[Choice]:
     c = g.state.command
     if c is None or c.side is not d.side:
         return

@@ -16,7 +16,8 @@ untouched: every rule module checks completely before it mutates.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from pbem.core.events import Event
 from pbem.core.rng import RandomStream, Rng
@@ -55,7 +56,7 @@ _IDX = {Side.CAESAR: 0, Side.POMPEY: 1}
 
 def new_game(
     seed: int, options: Options | None = None, board: Board | None = None, *, rng: RandomStream | None = None
-) -> "Game":
+) -> Game:
     """A new game at the historical set-up (5.1), ready for the first decision. Its draws come
     from ``rng`` when given (a game file's keyed stream), else from SplitMix over ``seed``."""
     board = board or default_board()
@@ -101,7 +102,7 @@ class Game:
         self.reindex()
 
     # ---- copying and serialisation ------------------------------------
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         g = Game(GameState.from_json(self.state.to_json()), self.board)
         g.state.rng = self.state.rng.clone()  # a keyed stream keeps its secret
         return g
@@ -110,7 +111,7 @@ class Game:
         return self.state.to_json()
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], board: Board | None = None) -> "Game":
+    def from_json(cls, data: dict[str, Any], board: Board | None = None) -> Game:
         g = cls(GameState.from_json(data), board)
         problems = g.problems()
         if problems:
@@ -165,9 +166,9 @@ class Game:
             out.append(f"turn {st.turn} is outside 1-5")
         all_cards = sorted(c.name for c in self.board.cards)
         for loc in self.contested_locations():
-            if st.phase not in (Phase.COMMAND, Phase.BATTLE) or loc not in st.contests:
-                if st.phase is not Phase.BATTLE or loc != (st.battle.loc if st.battle else None):
-                    out.append(f"{loc} holds both sides outside a battle")
+            outside = st.phase not in (Phase.COMMAND, Phase.BATTLE) or loc not in st.contests
+            if outside and (st.phase is not Phase.BATTLE or loc != (st.battle.loc if st.battle else None)):
+                out.append(f"{loc} holds both sides outside a battle")
         held = sorted(st.deck + st.hands[Side.CAESAR] + st.hands[Side.POMPEY])
         if len(held) > len(all_cards):
             out.append("more cards in deck and hands than the game has")
@@ -495,13 +496,13 @@ _TRANSITIONS: dict[Transition, Callable[..., None]] = {
     Transition.START_WINTER: winter.start,
 }
 #: the decisions a phase asks (card phases ask each side for its sealed card: Game.pending)
-_PENDING: dict[Phase, Callable[["Game"], tuple[Decision, ...]]] = {
+_PENDING: dict[Phase, Callable[[Game], tuple[Decision, ...]]] = {
     Phase.COMMAND: movement.pending,
     Phase.BATTLE: battle.pending,
     Phase.WINTER: winter.pending,
 }
 #: what a phase does by itself until it needs a decision (True: something changed)
-_AUTO: dict[Phase, Callable[["Game"], bool]] = {
+_AUTO: dict[Phase, Callable[[Game], bool]] = {
     Phase.COMMAND: movement.auto,
     Phase.BATTLE: battle.auto,
     Phase.WINTER: winter.auto,

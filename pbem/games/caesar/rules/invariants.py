@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from pbem.games.caesar.rules.game import Game
 
 
-def violations(g: "Game") -> list[str]:
+def violations(g: Game) -> list[str]:
     """Every broken invariant of ``g``'s position (empty when sound)."""
     out = list(g.problems())
     st = g.state

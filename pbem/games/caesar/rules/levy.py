@@ -9,7 +9,8 @@ eliminated this Year wait for the next; the third leader needs a dead leader.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules.board import BlockType, Side
@@ -22,21 +23,21 @@ if TYPE_CHECKING:
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 
-def _friendly(g: "GameLike", side: Side, city: str) -> bool:
+def _friendly(g: GameLike, side: Side, city: str) -> bool:
     return not g.board.is_sea(city) and g.control(city, side) is Control.FRIENDLY
 
 
-def third_leaders(g: "GameLike", side: Side) -> frozenset[str]:
+def third_leaders(g: GameLike, side: Side) -> frozenset[str]:
     """Leaders in the starting levy pool: the third leader (3.21, 7.51)."""
     return g.board.third_leaders[side]
 
 
-def leader_killed(g: "GameLike", side: Side) -> bool:
+def leader_killed(g: GameLike, side: Side) -> bool:
     blocks = g.state.blocks  # only leaders die (7.51); Game.problems refuses a dead block that is not one
     return any(blocks[bid].status is BlockStatus.DEAD for bid in g.board.leaders[side])
 
 
-def new_block_problem(g: "GameLike", side: Side, bid: str, city: str) -> str | None:
+def new_block_problem(g: GameLike, side: Side, bid: str, city: str) -> str | None:
     st = g.state
     b = st.blocks.get(bid)
     info = g.board.blocks.get(bid)
@@ -60,13 +61,12 @@ def new_block_problem(g: "GameLike", side: Side, bid: str, city: str) -> str | N
     if info.is_navis:
         if not g.board.spaces[city].is_major_port:
             return f"{city} is not a major port: Navis are built in Friendly major ports (3.26, 6.4)"
-    elif info.type in (BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT):
-        if city != info.levy_city:
-            return f"{info.name} is raised only in {info.levy_city} (6.4)"
+    elif info.type in (BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT) and city != info.levy_city:
+        return f"{info.name} is raised only in {info.levy_city} (6.4)"
     return None
 
 
-def step_problem(g: "GameLike", side: Side, bid: str) -> str | None:
+def step_problem(g: GameLike, side: Side, bid: str) -> str | None:
     b = g.state.blocks.get(bid)
     if b is None or b.side is not side or b.status is not BlockStatus.MAP or b.loc is None:
         return g.not_yours(bid, side)
@@ -80,7 +80,7 @@ def step_problem(g: "GameLike", side: Side, bid: str) -> str | None:
     return None
 
 
-def _stage(g: "GameLike", side: Side) -> None:
+def _stage(g: GameLike, side: Side) -> None:
     c = g.state.command
     if c is None or c.side is not side or c.stage is not CommandStage.LEVIES:
         raise IllegalChoiceError(f"{side} is not levying now", "6.4")
@@ -88,14 +88,14 @@ def _stage(g: "GameLike", side: Side) -> None:
         raise IllegalChoiceError("no Levy Points left (6.4)")
 
 
-def check_levy(g: "GameLike", d: Decision, ch: Levy) -> None:
+def check_levy(g: GameLike, d: Decision, ch: Levy) -> None:
     _stage(g, d.side)
     prob = new_block_problem(g, d.side, ch.block, ch.city)
     if prob:
         raise IllegalChoiceError(prob, legal=_where_hint(g, d.side, ch.block))
 
 
-def _where_hint(g: "GameLike", side: Side, bid: str) -> str:
+def _where_hint(g: GameLike, side: Side, bid: str) -> str:
     """What would be legal: where this block can be raised, else which blocks can be raised now."""
     cities = [c for c in sorted(g.board.cities()) if new_block_problem(g, side, bid, c) is None]
     if cities:
@@ -104,20 +104,20 @@ def _where_hint(g: "GameLike", side: Side, bid: str) -> str:
     return ("new blocks you can raise now: " + ", ".join(names)) if names else "you can raise no new block now"
 
 
-def check_step(g: "GameLike", d: Decision, ch: LevyStep) -> None:
+def check_step(g: GameLike, d: Decision, ch: LevyStep) -> None:
     _stage(g, d.side)
     prob = step_problem(g, d.side, ch.block)
     if prob:
         raise IllegalChoiceError(prob)
 
 
-def check_end(g: "GameLike", d: Decision, ch: EndLevies) -> None:
+def check_end(g: GameLike, d: Decision, ch: EndLevies) -> None:
     c = g.state.command
     if c is None or c.side is not d.side or c.stage is not CommandStage.LEVIES:
         raise IllegalChoiceError(f"{d.side} is not levying now", "6.4")
 
 
-def do_levy(g: "GameLike", d: Decision, ch: Levy) -> None:
+def do_levy(g: GameLike, d: Decision, ch: Levy) -> None:
     c = g.state.command
     assert c is not None
     info = g.info(ch.block)
@@ -137,7 +137,7 @@ def do_levy(g: "GameLike", d: Decision, ch: Levy) -> None:
     )
 
 
-def do_step(g: "GameLike", d: Decision, ch: LevyStep) -> None:
+def do_step(g: GameLike, d: Decision, ch: LevyStep) -> None:
     c = g.state.command
     assert c is not None
     b = g.state.blocks[ch.block]
@@ -155,16 +155,16 @@ def do_step(g: "GameLike", d: Decision, ch: LevyStep) -> None:
     )
 
 
-def do_end(g: "GameLike", d: Decision, ch: EndLevies) -> None:
+def do_end(g: GameLike, d: Decision, ch: EndLevies) -> None:
     g.enter(Transition.FINISH_COMMAND)
 
 
-def new_block_options(g: "GameLike", side: Side) -> list[Levy]:
+def new_block_options(g: GameLike, side: Side) -> list[Levy]:
     """Every new block ``side`` may levy now, where (6.4); the same rules as :func:`new_block_problem`."""
     return [Levy(bid, city) for bid, city in new_block_pairs(g, side)]
 
 
-def new_block_pairs(g: "GameLike", side: Side) -> list[tuple[str, str]]:
+def new_block_pairs(g: GameLike, side: Side) -> list[tuple[str, str]]:
     """:func:`new_block_options` as (block, city) pairs, in the same order (playouts count them
     and make only the one they pick)."""
     friendly = friendly_cities(g, side)
@@ -194,29 +194,29 @@ def new_block_pairs(g: "GameLike", side: Side) -> list[tuple[str, str]]:
 _NAMED_CITY = frozenset({BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT})
 
 
-def friendly_cities(g: "GameLike", side: Side) -> list[str]:
+def friendly_cities(g: GameLike, side: Side) -> list[str]:
     is_sea, control, blocks = g.board.is_sea, g.control, g.state.blocks
     locs = {blocks[b].loc for b in g.on_map(side)}
     return sorted(loc for loc in locs if loc and not is_sea(loc) and control(loc, side) is Control.FRIENDLY)
 
 
-def step_options(g: "GameLike", side: Side) -> list[LevyStep]:
+def step_options(g: GameLike, side: Side) -> list[LevyStep]:
     """Every block that may take a step now; the same rules as :func:`step_problem`, in one pass."""
     return [LevyStep(bid) for bid in step_blocks(g, side)]
 
 
-def _any_step(g: "GameLike", side: Side) -> bool:
+def _any_step(g: GameLike, side: Side) -> bool:
     for _ in _steps(g, side):
         return True
     return False
 
 
-def step_blocks(g: "GameLike", side: Side) -> list[str]:
+def step_blocks(g: GameLike, side: Side) -> list[str]:
     """The blocks of :func:`step_options`, in the same order."""
     return list(_steps(g, side))
 
 
-def _steps(g: "GameLike", side: Side) -> Iterator[str]:
+def _steps(g: GameLike, side: Side) -> Iterator[str]:
     blocks, board = g.state.blocks, g.board
     is_sea, infos, control = board.is_sea, board.blocks, g.control
     for bid in g.on_map(side):
@@ -228,11 +228,11 @@ def _steps(g: "GameLike", side: Side) -> Iterator[str]:
             yield bid
 
 
-def any_levy(g: "GameLike", side: Side) -> bool:
+def any_levy(g: GameLike, side: Side) -> bool:
     return _any_step(g, side) or bool(new_block_pairs(g, side))
 
 
-def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
+def legal(g: GameLike, d: Decision) -> Iterator[Choice]:
     c = g.state.command
     if c is None or c.side is not d.side or c.stage is not CommandStage.LEVIES:
         return
@@ -243,15 +243,15 @@ def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
     yield from step_options(g, d.side)
 
 
-_CHECK: dict[type, Callable[["GameLike", Decision, Any], None]] = {Levy: check_levy, LevyStep: check_step, EndLevies: check_end}
-_DO: dict[type, Callable[["GameLike", Decision, Any], None]] = {Levy: do_levy, LevyStep: do_step, EndLevies: do_end}
+_CHECK: dict[type, Callable[[GameLike, Decision, Any], None]] = {Levy: check_levy, LevyStep: check_step, EndLevies: check_end}
+_DO: dict[type, Callable[[GameLike, Decision, Any], None]] = {Levy: do_levy, LevyStep: do_step, EndLevies: do_end}
 
 
-def _check(g: "GameLike", d: Decision, ch: Choice) -> None:
+def _check(g: GameLike, d: Decision, ch: Choice) -> None:
     _CHECK[type(ch)](g, d, ch)
 
 
-def _do(g: "GameLike", d: Decision, ch: Choice) -> None:
+def _do(g: GameLike, d: Decision, ch: Choice) -> None:
     _DO[type(ch)](g, d, ch)
 
 

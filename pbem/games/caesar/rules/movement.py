@@ -10,7 +10,8 @@ the event group moves of Mars, Neptune, Mercury and Pluto (E3-E6).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules import eventcards as gods
@@ -51,7 +52,7 @@ def road_key(side: Side, a: str, b: str) -> str:
 # ---- phase flow --------------------------------------------------------------
 
 
-def start_command(g: "GameLike", side: Side) -> None:
+def start_command(g: GameLike, side: Side) -> None:
     st = g.state
     card = st.effective[side]
     info = g.board.card(card)
@@ -68,7 +69,7 @@ def start_command(g: "GameLike", side: Side) -> None:
     g.emit("command", Audience.ALL, f"{side} ({role}) commands: {what}", side=side.value, card=card)
 
 
-def finish_command(g: "GameLike") -> None:
+def finish_command(g: GameLike) -> None:
     st = g.state
     cmd = st.command
     assert cmd is not None
@@ -80,7 +81,7 @@ def finish_command(g: "GameLike") -> None:
         g.enter(Transition.START_BATTLES)
 
 
-def pending(g: "GameLike") -> tuple[Decision, ...]:
+def pending(g: GameLike) -> tuple[Decision, ...]:
     c = g.state.command
     if c is None:
         return ()
@@ -94,7 +95,7 @@ def pending(g: "GameLike") -> tuple[Decision, ...]:
     return (Decision(c.side, kind, info=info),)
 
 
-def auto(g: "GameLike") -> bool:
+def auto(g: GameLike) -> bool:
     """Steps of the command phase that need no decision; True when something changed."""
     c = g.state.command
     if c is None:
@@ -116,14 +117,14 @@ def auto(g: "GameLike") -> bool:
 # ---- legality -----------------------------------------------------------------
 
 
-def _cmd(g: "GameLike", side: Side) -> CommandState:
+def _cmd(g: GameLike, side: Side) -> CommandState:
     c = g.state.command
     if c is None or c.side is not side or c.stage is not CommandStage.MOVES:
         raise IllegalChoiceError(f"{side} is not moving now", "6.0")
     return c
 
 
-def _own_unmoved(g: "GameLike", side: Side, bid: str) -> str:
+def _own_unmoved(g: GameLike, side: Side, bid: str) -> str:
     """The block's location; raises unless ``side`` may move it at all."""
     b = g.state.blocks.get(bid)
     if b is None or b.side is not side or b.loc is None:
@@ -133,7 +134,7 @@ def _own_unmoved(g: "GameLike", side: Side, bid: str) -> str:
     return b.loc
 
 
-def _activation_problem(g: "GameLike", c: CommandState, origin: str) -> str | None:
+def _activation_problem(g: GameLike, c: CommandState, origin: str) -> str | None:
     if origin in c.activated:
         return None
     if c.event:
@@ -147,7 +148,7 @@ def _activation_problem(g: "GameLike", c: CommandState, origin: str) -> str | No
     return None
 
 
-def _pin_problem(g: "GameLike", side: Side, origin: str, first: str) -> str | None:
+def _pin_problem(g: GameLike, side: Side, origin: str, first: str) -> str | None:
     """Pinning (6.13, M5): defenders in a location the enemy attacked this turn."""
     contest = g.state.contests.get(origin)
     if contest is None or contest.attacker is side:
@@ -169,7 +170,7 @@ def _pin_problem(g: "GameLike", side: Side, origin: str, first: str) -> str | No
 
 
 def path_problem(
-    g: "GameLike", side: Side, bid: str, path: tuple[str, ...], *, well_formed: bool = False
+    g: GameLike, side: Side, bid: str, path: tuple[str, ...], *, well_formed: bool = False
 ) -> str | None:
     """Why ``bid`` cannot move along ``path`` now (None when it can). Uses only what ``side`` sees.
 
@@ -247,11 +248,11 @@ def path_problem(
     return _pin_problem(g, side, origin, path[1])
 
 
-def _navis_left(g: "GameLike", side: Side, sea: str) -> int:
+def _navis_left(g: GameLike, side: Side, sea: str) -> int:
     return sum(1 for b in g.blocks_at(sea, side) if g.info(b).is_navis)
 
 
-def check_move(g: "GameLike", d: Decision, mv: Move) -> None:
+def check_move(g: GameLike, d: Decision, mv: Move) -> None:
     side = d.side
     _cmd(g, side)
     loc = _own_unmoved(g, side, mv.block)
@@ -262,7 +263,7 @@ def check_move(g: "GameLike", d: Decision, mv: Move) -> None:
         raise IllegalChoiceError(prob, legal=_reach_hint(g, side, mv.block, block_paths(g, side, mv.block)))
 
 
-def _reach_hint(g: "GameLike", side: Side, bid: str, paths: list[tuple[str, ...]]) -> str:
+def _reach_hint(g: GameLike, side: Side, bid: str, paths: list[tuple[str, ...]]) -> str:
     """What would be legal for ``bid`` instead: where its legal paths end (computed in the side's view)."""
     ends = sorted({p[-1] for p in paths})
     if not ends:
@@ -270,7 +271,7 @@ def _reach_hint(g: "GameLike", side: Side, bid: str, paths: list[tuple[str, ...]
     return f"{g.label(bid)} can reach {', '.join(ends)}"
 
 
-def sea_move_problem(g: "GameLike", side: Side, bid: str, path: tuple[str, ...]) -> str | None:
+def sea_move_problem(g: GameLike, side: Side, bid: str, path: tuple[str, ...]) -> str | None:
     c = g.state.command
     assert c is not None
     board = g.board
@@ -311,7 +312,7 @@ def sea_move_problem(g: "GameLike", side: Side, bid: str, path: tuple[str, ...])
     return _pin_problem(g, side, origin, path[1])
 
 
-def check_sea_move(g: "GameLike", d: Decision, mv: SeaMove) -> None:
+def check_sea_move(g: GameLike, d: Decision, mv: SeaMove) -> None:
     side = d.side
     _cmd(g, side)
     loc = _own_unmoved(g, side, mv.block)
@@ -323,7 +324,7 @@ def check_sea_move(g: "GameLike", d: Decision, mv: SeaMove) -> None:
             "can reach", "can reach by sea").replace("cannot move now", "has no amphibious move now"))
 
 
-def check_main(g: "GameLike", d: Decision, ch: MainAttack) -> None:
+def check_main(g: GameLike, d: Decision, ch: MainAttack) -> None:
     side = d.side
     _cmd(g, side)
     contest = g.state.contests.get(ch.location)
@@ -342,14 +343,14 @@ def check_main(g: "GameLike", d: Decision, ch: MainAttack) -> None:
         )
 
 
-def check_end(g: "GameLike", d: Decision, ch: EndMoves) -> None:
+def check_end(g: GameLike, d: Decision, ch: EndMoves) -> None:
     _cmd(g, d.side)
 
 
 # ---- effects -------------------------------------------------------------------
 
 
-def _enter(g: "GameLike", side: Side, bid: str, frm: str, dest: str) -> bool:
+def _enter(g: GameLike, side: Side, bid: str, frm: str, dest: str) -> bool:
     """Place ``bid`` in ``dest``; record an attack or a response when it was held by the enemy.
     True when this move starts an attack (the caller says so after the move itself)."""
     st = g.state
@@ -367,7 +368,7 @@ def _enter(g: "GameLike", side: Side, bid: str, frm: str, dest: str) -> bool:
     return started
 
 
-def do_move(g: "GameLike", d: Decision, mv: Move) -> None:
+def do_move(g: GameLike, d: Decision, mv: Move) -> None:
     st = g.state
     c = st.command
     assert c is not None
@@ -395,7 +396,7 @@ def do_move(g: "GameLike", d: Decision, mv: Move) -> None:
         g.emit("attack", Audience.ALL, f"{side} attacks {path[-1]}", side=side.value, loc=path[-1])
 
 
-def do_sea_move(g: "GameLike", d: Decision, mv: SeaMove) -> None:
+def do_sea_move(g: GameLike, d: Decision, mv: SeaMove) -> None:
     st = g.state
     c = st.command
     assert c is not None
@@ -416,7 +417,7 @@ def do_sea_move(g: "GameLike", d: Decision, mv: SeaMove) -> None:
     )
 
 
-def do_main(g: "GameLike", d: Decision, ch: MainAttack) -> None:
+def do_main(g: GameLike, d: Decision, ch: MainAttack) -> None:
     contest = g.state.contests[ch.location]
     contest.main[d.side] = ch.origin
     g.emit(
@@ -429,7 +430,7 @@ def do_main(g: "GameLike", d: Decision, ch: MainAttack) -> None:
     )
 
 
-def do_end(g: "GameLike", d: Decision, ch: EndMoves) -> None:
+def do_end(g: GameLike, d: Decision, ch: EndMoves) -> None:
     c = g.state.command
     assert c is not None
     for loc, contest in sorted(g.state.contests.items()):
@@ -462,7 +463,7 @@ def do_end(g: "GameLike", d: Decision, ch: EndMoves) -> None:
 # ---- legal choices -------------------------------------------------------------
 
 
-def block_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
+def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     """Every legal path for ``bid`` now (empty when it cannot move)."""
     c = g.state.command
     b = g.state.blocks.get(bid)
@@ -533,7 +534,7 @@ def block_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
     return out
 
 
-def sea_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
+def sea_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     """Every legal amphibious path for ``bid`` now."""
     c = g.state.command
     b = g.state.blocks.get(bid)
@@ -560,7 +561,7 @@ def sea_paths(g: "GameLike", side: Side, bid: str) -> list[tuple[str, ...]]:
     return sorted(out)
 
 
-def movable_blocks(g: "GameLike", side: Side) -> list[str]:
+def movable_blocks(g: GameLike, side: Side) -> list[str]:
     c = g.state.command
     if c is None:
         return []
@@ -580,7 +581,7 @@ def movable_blocks(g: "GameLike", side: Side) -> list[str]:
     return out
 
 
-def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
+def legal(g: GameLike, d: Decision) -> Iterator[Choice]:
     side = d.side
     c = g.state.command
     if c is None or c.side is not side:
@@ -597,13 +598,13 @@ def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
             yield Move(bid, p)
 
 
-_CHECK: dict[type, Callable[["GameLike", Decision, Any], None]] = {
+_CHECK: dict[type, Callable[[GameLike, Decision, Any], None]] = {
     Move: check_move,
     SeaMove: check_sea_move,
     MainAttack: check_main,
     EndMoves: check_end,
 }
-_DO: dict[type, Callable[["GameLike", Decision, Any], None]] = {
+_DO: dict[type, Callable[[GameLike, Decision, Any], None]] = {
     Move: do_move,
     SeaMove: do_sea_move,
     MainAttack: do_main,
@@ -611,11 +612,11 @@ _DO: dict[type, Callable[["GameLike", Decision, Any], None]] = {
 }
 
 
-def _check(g: "GameLike", d: Decision, ch: Choice) -> None:
+def _check(g: GameLike, d: Decision, ch: Choice) -> None:
     _CHECK[type(ch)](g, d, ch)
 
 
-def _do(g: "GameLike", d: Decision, ch: Choice) -> None:
+def _do(g: GameLike, d: Decision, ch: Choice) -> None:
     _DO[type(ch)](g, d, ch)
 
 

@@ -8,8 +8,8 @@ other decision is a uniform pick from ``Game.legal``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from pbem.core.events import Event
 from pbem.core.rng import Rng

@@ -41,7 +41,8 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from pbem.core.rng import Rng
 from pbem.errors import AmbiguousOrderError, PositionFormatError, UnknownNameError

@@ -12,9 +12,10 @@ iterates them sorts first, so nothing depends on Python's hash order.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any
 
 from pbem.core.rng import RandomStream, stream_from_json
 from pbem.errors import PositionFormatError
@@ -93,7 +94,7 @@ class Options:
         return {"free_deployment": self.free_deployment, "tournament": self.tournament}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Options":
+    def from_json(cls, data: Mapping[str, Any]) -> Options:
         return cls(bool(data.get("free_deployment", False)), bool(data.get("tournament", False)))
 
 
@@ -312,7 +313,7 @@ class GameState:
         return out
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "GameState":
+    def from_json(cls, data: Mapping[str, Any]) -> GameState:
         try:
             return _from_json(data)
         except PositionFormatError:

@@ -7,7 +7,8 @@ value); voluntary disbands (Caesar, then Pompey); Year reset and a new deal.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules.board import BlockType, Side
@@ -30,7 +31,7 @@ VICTORY_VP = 10
 ROME = "Roma"
 
 
-def start(g: "GameLike") -> None:
+def start(g: GameLike) -> None:
     st = g.state
     st.phase = Phase.WINTER
     g.emit("winter", Audience.ALL, f"Winter of {st.year}", year=st.year)
@@ -40,7 +41,7 @@ def start(g: "GameLike") -> None:
     st.winter = WinterState(WinterStage.NAVIS)
 
 
-def _cleopatra_home(g: "GameLike") -> None:
+def _cleopatra_home(g: GameLike) -> None:
     """W1 / 8.1."""
     cleo = g.state.blocks["Cleopatra"]
     home = "Alexandria"
@@ -56,7 +57,7 @@ def _cleopatra_home(g: "GameLike") -> None:
         g.emit("cleopatra", Audience.ALL, f"{home} is held by {her.enemy}: Cleopatra joins {her.enemy} (8.1)", side=her.enemy.value)
 
 
-def _victory(g: "GameLike") -> bool:
+def _victory(g: GameLike) -> bool:
     """W2 / 1.2: 10 VP wins; after the last Year the higher VP wins. Returns True when the game ended."""
     st = g.state
     vp = {s: g.vp(s) for s in Side}
@@ -94,13 +95,13 @@ def result_text(r: Result) -> str:
     return f"{who}: {r.reason}; score {score}"
 
 
-def navis_ports(g: "GameLike", bid: str) -> list[str]:
+def navis_ports(g: GameLike, bid: str) -> list[str]:
     b = g.state.blocks[bid]
     assert b.loc is not None
     return [p for p in g.board.ports_of(b.loc) if g.control(p, b.side) is Control.FRIENDLY]
 
 
-def _navis_at_sea(g: "GameLike") -> list[str]:
+def _navis_at_sea(g: GameLike) -> list[str]:
     out = []
     for side in (Side.CAESAR, Side.POMPEY):
         for bid in g.on_map(side):
@@ -110,11 +111,11 @@ def _navis_at_sea(g: "GameLike") -> list[str]:
     return out
 
 
-def supply_limit(g: "GameLike", city: str) -> int:
+def supply_limit(g: GameLike, city: str) -> int:
     return 3 + g.board.spaces[city].vp
 
 
-def over_supply(g: "GameLike", side: Side) -> list[tuple[str, int]]:
+def over_supply(g: GameLike, side: Side) -> list[tuple[str, int]]:
     out = []
     locs = sorted({loc for b in g.on_map(side) if (loc := g.state.blocks[b].loc) is not None})
     for loc in locs:
@@ -127,11 +128,11 @@ def over_supply(g: "GameLike", side: Side) -> list[tuple[str, int]]:
     return out
 
 
-def _disbandable(g: "GameLike", loc: str, side: Side) -> list[str]:
+def _disbandable(g: GameLike, loc: str, side: Side) -> list[str]:
     return [b for b in g.blocks_at(loc, side) if g.info(b).type is not BlockType.CLEOPATRA]
 
 
-def pending(g: "GameLike") -> tuple[Decision, ...]:
+def pending(g: GameLike) -> tuple[Decision, ...]:
     w = g.state.winter
     if w is None:
         return ()
@@ -150,7 +151,7 @@ def pending(g: "GameLike") -> tuple[Decision, ...]:
     return (Decision(w.side, DecisionKind.WINTER_DISBAND),)
 
 
-def auto(g: "GameLike") -> bool:
+def auto(g: GameLike) -> bool:
     st = g.state
     w = st.winter
     if w is None:
@@ -183,7 +184,7 @@ def auto(g: "GameLike") -> bool:
     return False
 
 
-def _to_port(g: "GameLike", bid: str, port: str) -> None:
+def _to_port(g: GameLike, bid: str, port: str) -> None:
     b = g.state.blocks[bid]
     sea = b.loc
     g.place(bid, port)
@@ -197,7 +198,7 @@ def _to_port(g: "GameLike", bid: str, port: str) -> None:
     )
 
 
-def _disband(g: "GameLike", bid: str, why: str, kind: str = "disband") -> None:
+def _disband(g: GameLike, bid: str, why: str, kind: str = "disband") -> None:
     """Off the map to the levy pool; the owner sees which block, the enemy only where."""
     b = g.state.blocks[bid]
     side, loc = b.side, b.loc
@@ -213,7 +214,7 @@ def _disband(g: "GameLike", bid: str, why: str, kind: str = "disband") -> None:
     )
 
 
-def _year_reset(g: "GameLike") -> None:
+def _year_reset(g: GameLike) -> None:
     """W5 / 8.6."""
     st = g.state
     for b in st.blocks.values():
@@ -225,7 +226,7 @@ def _year_reset(g: "GameLike") -> None:
     g.enter(Transition.START_YEAR)
 
 
-def check_navis(g: "GameLike", d: Decision, ch: NavisToPort) -> None:
+def check_navis(g: GameLike, d: Decision, ch: NavisToPort) -> None:
     if ch.block != d.block:
         raise IllegalChoiceError(f"the Navis to place now is {g.label(d.block or '')} in {d.location}", "8.3")
     ports = navis_ports(g, ch.block)
@@ -233,11 +234,11 @@ def check_navis(g: "GameLike", d: Decision, ch: NavisToPort) -> None:
         raise IllegalChoiceError(f"{ch.port} is not a Friendly port on {d.location}", "8.3", "choose " + ", ".join(ports))
 
 
-def do_navis(g: "GameLike", d: Decision, ch: NavisToPort) -> None:
+def do_navis(g: GameLike, d: Decision, ch: NavisToPort) -> None:
     _to_port(g, ch.block, ch.port)
 
 
-def check_supply(g: "GameLike", d: Decision, ch: Disband) -> None:
+def check_supply(g: GameLike, d: Decision, ch: Disband) -> None:
     assert d.location is not None
     cands = _disbandable(g, d.location, d.side)
     if ch.block not in cands:
@@ -248,11 +249,11 @@ def check_supply(g: "GameLike", d: Decision, ch: Disband) -> None:
         )
 
 
-def do_supply(g: "GameLike", d: Decision, ch: Disband) -> None:
+def do_supply(g: GameLike, d: Decision, ch: Disband) -> None:
     _disband(g, ch.block, f"winter supply: {d.location} supports {supply_limit(g, d.location or '')}")
 
 
-def check_disband(g: "GameLike", d: Decision, ch: Choice) -> None:
+def check_disband(g: GameLike, d: Decision, ch: Choice) -> None:
     if isinstance(ch, EndDisband):
         return
     assert isinstance(ch, Disband)
@@ -263,7 +264,7 @@ def check_disband(g: "GameLike", d: Decision, ch: Choice) -> None:
         raise IllegalChoiceError("Cleopatra cannot be disbanded", "8.5")
 
 
-def do_disband(g: "GameLike", d: Decision, ch: Choice) -> None:
+def do_disband(g: GameLike, d: Decision, ch: Choice) -> None:
     w = g.state.winter
     assert w is not None
     if isinstance(ch, Disband):
@@ -275,7 +276,7 @@ def do_disband(g: "GameLike", d: Decision, ch: Choice) -> None:
         _year_reset(g)
 
 
-def legal(g: "GameLike", d: Decision) -> Iterator[Choice]:
+def legal(g: GameLike, d: Decision) -> Iterator[Choice]:
     if d.kind is DecisionKind.WINTER_NAVIS:
         assert d.block is not None
         for p in navis_ports(g, d.block):

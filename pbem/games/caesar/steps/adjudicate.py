@@ -8,7 +8,8 @@ once collected) from the side's plans, or else by the default of
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pbem.core.events import Event
 from pbem.errors import PbemError

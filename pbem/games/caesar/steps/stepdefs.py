@@ -77,7 +77,7 @@ class Settings:
         return {"battles": self.battles.value}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Settings":
+    def from_json(cls, d: dict[str, Any]) -> Settings:
         return cls(BattleMode(d.get("battles", "planned")))
 
 
@@ -111,7 +111,7 @@ class StepState:
         }
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Self":
+    def from_json(cls, d: dict[str, Any]) -> Self:
         return cls(
             game=Game.from_json(d["position"]),
             settings=Settings.from_json(d.get("settings", {})),
@@ -123,7 +123,7 @@ class StepState:
             entropy={Side(k): str(v) for k, v in d.get("entropy", {}).items()},
         )
 
-    def copy(self) -> "Self":
+    def copy(self) -> Self:
         s = type(self).from_json(self.to_json())
         s.game.state.rng = self.game.state.rng.clone()  # a keyed stream keeps its secret
         return s
@@ -133,7 +133,7 @@ class StepState:
         st = self.game.state
         return f"{st.year}/{st.turn}"
 
-    def step(self) -> "Step":
+    def step(self) -> Step:
         """The open step (the session's procedure decides it)."""
         raise NotImplementedError
 

@@ -7,8 +7,9 @@ Everything here is built from the events whose audience the viewer may see
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from pbem.core.events import Event
 from pbem.games.caesar.rules.board import Board, Side, short_name

@@ -6,7 +6,7 @@ Pure: the core's rendering environment (:mod:`pbem.render`) turns the
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from pbem.core.events import Event
 from pbem.core.game import ReportContext

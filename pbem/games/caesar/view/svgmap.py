@@ -35,8 +35,8 @@ from __future__ import annotations
 import difflib
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
 
 from pbem.errors import UnknownNameError
 from pbem.games.caesar.rules.board import (
@@ -270,7 +270,7 @@ def _layout(board: Board, places: Mapping[str, int]) -> _Layout:
     return done
 
 
-def _place(static: "_BoardLayout", places: Mapping[str, int]) -> _Layout:
+def _place(static: _BoardLayout, places: Mapping[str, int]) -> _Layout:
     """:func:`_layout` without the memo."""
     labels = dict(static.labels)
     clusters: dict[str, _Cluster] = {}

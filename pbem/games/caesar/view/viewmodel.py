@@ -258,7 +258,7 @@ class View:
     fairness: str = ""  # where the dice come from: the committed secret, or "practice game"
     report_id: str = ""  # the hash chain at the report's last event, shortened (``pbem audit check --report``)
     changes: Changes | None = None  # "since your last report": None when there was none (or the moderator)
-    odds: tuple["Odds", ...] = ()  # the viewer's estimate of each pending battle (his knowledge only)
+    odds: tuple[Odds, ...] = ()  # the viewer's estimate of each pending battle (his knowledge only)
 
     @property
     def hand(self) -> tuple[str, ...]:

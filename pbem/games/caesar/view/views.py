@@ -24,7 +24,7 @@ Pure: no I/O, deterministic (everything sorted or kept in log order).
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from pbem.core.events import Event
 from pbem.core.rng import KeyedStream, Rng
