@@ -24,14 +24,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-import pbem.mailbox  # noqa: E402
+import pbem.transport.outbox  # noqa: E402
 from pbem.core.rng import Rng  # noqa: E402
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope  # noqa: E402
 from pbem.games.caesar.rules.autoplay import random_orders  # noqa: E402
 from pbem.games.caesar.rules.board import Side  # noqa: E402
 from pbem.games.caesar.steps.session import StepKind  # noqa: E402
-from pbem.mailbox import DryRunTransport, send_outbox  # noqa: E402
 from pbem.store import GameSetup, Home, PlayerSetup  # noqa: E402
+from pbem.transport.outbox import DryRunTransport, send_outbox  # noqa: E402
 
 
 def play(seed: int, fold: bool, max_steps: int) -> tuple[int, dict[str, int]]:
@@ -82,7 +82,7 @@ def main() -> int:
     ap.add_argument("--max-steps", type=int, default=400, help="stop a game after this many steps")
     args = ap.parse_args()
     # Counting only: the map's PNG (half a second a mail) is not drawn.
-    pbem.mailbox.mail_map = lambda html, message_id: (html, None)  # type: ignore[assignment]
+    pbem.transport.outbox.mail_map = lambda html, message_id: (html, None)  # type: ignore[assignment]
     every_all, fold_all = [], []
     for g in range(args.games):
         seed = args.seed + g

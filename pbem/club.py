@@ -23,9 +23,10 @@ from typing import Any
 
 from pbem.decide import format_time
 from pbem.errors import PbemError
-from pbem.mailbox import InboxRun, SendResult, Transport, send_outbox, send_tournament_mail
 from pbem.store import Home
 from pbem.tournament import advance_all
+from pbem.transport.inbox import InboxRun
+from pbem.transport.outbox import SendResult, Transport, send_outbox, send_tournament_mail
 
 __all__ = ["LOCK_FILE", "ClubRun", "RunBusy", "run_once"]
 

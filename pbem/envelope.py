@@ -13,7 +13,7 @@ with a message that says what is wrong and what would be right.
 Two lower layers live in their own modules and their public names are re-exported
 here: key pairs, key files and password hashes in :mod:`pbem.credentials`, and
 reading the text body of a full email message (MIME parts, charsets, transfer
-encodings, format=flowed, HTML) in :mod:`pbem.mail`.
+encodings, format=flowed, HTML) in :mod:`pbem.transport.message`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 # Keys and password hashes live in pbem.credentials, the body of a full email message
-# in pbem.mail; their public names are re-exported here, as before the split.
+# in pbem.transport.message; their public names are re-exported here, as before the split.
 from pbem.credentials import (
     _DUMMY_HASH,
     MAX_PASSWORD_LENGTH,  # noqa: F401 - re-exported
@@ -64,7 +64,7 @@ from pbem.errors import (
     WrongSideError,
     WrongStepError,
 )
-from pbem.mail import (
+from pbem.transport.message import (
     MAX_SUBMISSION_BYTES,  # noqa: F401 - re-exported
     check_size,
     extract_body_from_email,

@@ -29,7 +29,7 @@ from email.utils import parseaddr, parsedate_to_datetime
 
 from pbem.envelope import SignedSubmission, format_time, new_envelope, normalize_orders
 from pbem.errors import EnvelopeError
-from pbem.mail import extract_body_from_email, looks_like_email, split_lines
+from pbem.transport.message import extract_body_from_email, looks_like_email, split_lines
 
 __all__ = ["PASSWORD_LINE", "has_password_line", "plain_reply", "plain_reply_game", "subject_game"]
 

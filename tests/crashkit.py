@@ -38,7 +38,7 @@ C, P = Side.CAESAR, Side.POMPEY
 
 SERVER = r"""
 import json, os, signal, sys, time
-import pbem.cli, pbem.mailbox, pbem.store  # imported once; every child starts warm
+import pbem.cli, pbem.transport.inbox, pbem.transport.outbox, pbem.store  # imported once; every child starts warm
 from pbem.cli import main
 for line in sys.stdin:
     req = json.loads(line)

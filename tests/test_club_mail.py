@@ -22,7 +22,7 @@ from imap_server import PASSWORD, ImapServer, dovecot, dovecot_binary
 from pbem.cli import main
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
 from pbem.games import register
-from pbem.imap import INGESTED
+from pbem.transport.imap import INGESTED
 
 register(toygame.SYSTEM)
 BIDS = {"Ann": 3, "Bob": 2, "Cid": 1, "Dan": 0}

@@ -16,13 +16,13 @@ from click.testing import CliRunner, Result
 
 import toygame
 from imap_server import PASSWORD, ImapServer, dovecot, dovecot_binary
-from pbem import mailbox as mailbox_mod
 from pbem.cli import main
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
 from pbem.games import register
-from pbem.imap import INGESTED, parse_imap_url, read_imap
-from pbem.mailbox import MailError
 from pbem.store import Home
+from pbem.transport import inbox as mailbox_mod
+from pbem.transport.common import MailError
+from pbem.transport.imap import INGESTED, parse_imap_url, read_imap
 
 register(toygame.SYSTEM)
 

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from pbem.games.caesar.rules.board import Side
-from pbem.mailbox import DryRunTransport, read_inbox, send_outbox
 from pbem.store import Home
+from pbem.transport.inbox import read_inbox
+from pbem.transport.outbox import DryRunTransport, send_outbox
 from test_mail import make_games, plain_mail, signed, year_start_orders
 
 C, P = Side.CAESAR, Side.POMPEY
@@ -253,7 +254,7 @@ def test_steps_that_ask_nothing_are_folded_into_the_next_mail(tmp_path: Path, mo
     from pbem.envelope import new_envelope, sign_envelope
     from pbem.games.caesar.rules.autoplay import random_orders
 
-    monkeypatch.setattr("pbem.mailbox.mail_map", lambda html, mid: (html, None))  # the PNG is tested above; slow here
+    monkeypatch.setattr("pbem.transport.outbox.mail_map", lambda html, mid: (html, None))  # the PNG is tested above; slow here
     home, out = tmp_path / "home", tmp_path / "out"
     keys = make_games(home, "g")["g"]
     with Home(home).open("g") as st:

@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from pbem.cli import main
 from pbem.envelope import parse_submission
 from pbem.games.caesar.rules.board import Side
-from pbem.mailbox import SEEN_FILE
 from pbem.store import Home, parse_duration, parse_time
+from pbem.transport.inbox import SEEN_FILE
 from store_helpers import cli_env, dump, make_game, signed
 from test_mail import armored_mail, make_games, plain_mail, year_start_orders
 from test_mail import signed as mail_signed

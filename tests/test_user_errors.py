@@ -21,8 +21,8 @@ from pbem.cli import main
 from pbem.envelope import MAX_SUBMISSION_BYTES
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.steps.session import Session
-from pbem.mail import extract_body_from_email
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError
+from pbem.transport.message import extract_body_from_email
 from store_helpers import make_game, signed
 
 

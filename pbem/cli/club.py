@@ -46,7 +46,7 @@ def run(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_pass
 
     from pbem import store as store_mod
     from pbem.club import RunBusy, run_once
-    from pbem.mailbox import DryRunTransport, SmtpTransport, Transport
+    from pbem.transport.outbox import DryRunTransport, SmtpTransport, Transport
 
     box = MailboxChoice(mbox, maildir, imap_url, imap_password_file, imap_starttls, imap_cafile, retry)
     box.check(required=False)

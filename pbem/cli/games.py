@@ -322,7 +322,7 @@ def tick(now: str | None, as_json: bool) -> None:
         pbem tick --now 2025-03-04T18:30:00Z
     """
     from pbem import store as store_mod
-    from pbem.mailbox import exclusive
+    from pbem.transport.common import exclusive
 
     when = store_mod.parse_time(now) if now is not None else datetime.now(UTC).replace(microsecond=0)
     home = _obj().open_home()

@@ -68,7 +68,7 @@ class MailboxChoice:
         if self.imap_url is None and (self.imap_password_file or self.imap_starttls or self.imap_cafile):
             raise click.UsageError("--imap-password-file, --imap-starttls and --imap-cafile go with --imap URL")
         if self.imap_url is not None:
-            from pbem.imap import parse_imap_url
+            from pbem.transport.imap import parse_imap_url
 
             parse_imap_url(self.imap_url)  # a wrong address is a usage error before anything is read
 
@@ -92,10 +92,10 @@ class MailboxChoice:
         return password
 
     def read(self, home: Home, on_result: Callable[[Any], None] | None, *, jobs: int = 1) -> Any:
-        from pbem.mailbox import read_inbox
+        from pbem.transport.inbox import read_inbox
 
         if self.imap_url is not None:
-            from pbem.imap import parse_imap_url, read_imap
+            from pbem.transport.imap import parse_imap_url, read_imap
 
             return read_imap(home, parse_imap_url(self.imap_url), self.password(), starttls=self.imap_starttls,
                              cafile=self.imap_cafile, retry=self.retry, on_result=on_result)
@@ -168,7 +168,7 @@ def send(game_id: str | None, server: str, sender: str, starttls: bool, user: st
     """
     import os
 
-    from pbem.mailbox import DryRunTransport, SmtpTransport, Transport, send_outbox, send_summary
+    from pbem.transport.outbox import DryRunTransport, SmtpTransport, Transport, send_outbox, send_summary
 
     if "@" not in sender:
         raise click.UsageError(f"--from {sender!r} is not an email address")

@@ -1,6 +1,6 @@
 """An IMAP mailbox as the inbox (``pbem inbox --imap imaps://user@host/INBOX``), with imapclient.
 
-The messages go through exactly the path a Maildir's take (:func:`pbem.mailbox.ingest`):
+The messages go through exactly the path a Maildir's take (:func:`pbem.transport.ingest`):
 stored by their game first, then remembered by the SHA-256 of their bytes in the home's
 ``inbox-seen.jsonl``, then marked in the mailbox. So the guarantees are the same: nothing is
 fed twice, and a crash at any point loses nothing (a message stored but not remembered is
@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from pbem.mailbox import InboxRun, MailError, MessageResult, _check_home, exclusive, ingest
 from pbem.store import Home
+from pbem.transport.common import MailError, exclusive
+from pbem.transport.inbox import InboxRun, MessageResult, _check_home, ingest
 
 __all__ = ["INGESTED", "ImapUrl", "parse_imap_url", "read_imap"]
 

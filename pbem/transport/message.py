@@ -6,7 +6,7 @@ with the transfer encoding (quoted-printable, base64) and the charset decoded an
 RFC 3676 ``format=flowed`` soft line breaks joined; or, when there is no plain part,
 the text/html part turned into text the way a mail reader shows it; and a JSON file
 attached to it (:func:`json_attachment`), for players who attach what ``pbem sign``
-wrote. Feeding a whole mailbox and sending the reports is :mod:`pbem.mailbox`. Reading the
+wrote. Feeding a whole mailbox and sending the reports is :mod:`pbem.transport`. Reading the
 armored block or the JSON in that text is :mod:`pbem.envelope`'s job, which also
 re-exports :func:`extract_body_from_email`.
 
