@@ -163,33 +163,33 @@ class _Verifier:
         self, game: GameRecord, players: dict[str, PlayerRecord], subs: list[SubmissionRecord],
         events: list[EventRecord], snaps: dict[int, SnapshotRecord],
     ) -> tuple[dict[int, str], list[Event]]:
-        session, opening_events = initial_adjudication(game)
+        adj, opening_events = initial_adjudication(game)
         first = min(snaps) if snaps else 1
-        sessions: dict[int, str] = {}
+        states: dict[int, str] = {}
         log: list[Event] = []
         stored_log = [{"kind": r.kind, "audience": r.audience, "text": r.text, "data": _json_or_none(r.data)}
                       for r in events]  # damaged data (None) is reported by check_chain and differs below
         if first not in snaps:
             self.fail(first, "the starting snapshot is missing")
-            return sessions, log
-        if not self.same_state(first, session, snaps[first]):
-            return sessions, log
+            return states, log
+        if not self.same_state(first, adj, snaps[first]):
+            return states, log
         opening = events_json(opening_events)  # events of the game's creation
         for k, (a, b) in enumerate(zip(stored_log, opening)):
             if a != b:
                 self.fail(first, f"event #{k + 1} differs from the replay: {first_difference(a, b)}")
-                return sessions, log
+                return states, log
         if snaps[first].last_event != len(opening):
             self.fail(first, f"the game's creation gives {len(opening)} events; the store has {snaps[first].last_event}")
-            return sessions, log
+            return states, log
         log.extend(Event.from_json(e) for e in opening)
-        sessions[first] = snaps[first].session
+        states[first] = snaps[first].session
         digests: dict[str, int] = {}
         players, replaced = moderator.credentials_over_time(players, subs)  # pbem replace: who held each side when
         deadlines = sorted((s for s in snaps.values() if s.cause == Cause.DEADLINE.value), key=lambda s: s.step)
 
         def resolution(step: int, evs: list[Event], cause: Cause, sid: int | None) -> bool:
-            now = session.step().number
+            now = adj.step().number
             snap = snaps.get(now)
             if snap is None:
                 self.fail(step, f"the replay resolves step {step} but no snapshot of step {now} is stored")
@@ -211,26 +211,26 @@ class _Verifier:
                           f"{snap.last_event - start}")
                 return False
             log.extend(evs)
-            if not self.same_state(now, session, snap):
+            if not self.same_state(now, adj, snap):
                 return False
-            sessions[now] = snap.session
+            states[now] = snap.session
             return True
 
         for row in subs:
             while (deadlines and deadlines[0].after_submission < (row.id or 0)
-                   and deadlines[0].step == session.step().number + 1):
-                step = session.step().number
-                if not resolution(step, session.resolve(deadline=True), Cause.DEADLINE, None):
-                    return sessions, log
+                   and deadlines[0].step == adj.step().number + 1):
+                step = adj.step().number
+                if not resolution(step, adj.resolve(deadline=True), Cause.DEADLINE, None):
+                    return states, log
                 deadlines.pop(0)
             if row.verdict == Verdict.RECEIVED.value:
                 continue
-            step = session.step().number
-            out = decide(session, game.id, players, row.raw, digests, row.password_check)
+            step = adj.step().number
+            out = decide(adj, game.id, players, row.raw, digests, row.password_check)
             if row.id in replaced and out.verdict is Verdict.ACCEPTED:  # a substitute takes the side over
                 players = {**players, replaced[row.id].side: replaced[row.id]}
             if out.adjudication is not None:
-                session = out.adjudication
+                adj = out.adjudication
             where = f"submission #{row.id} ({row.side or 'unknown side'}, for step {row.step})"
             stored_ok = row.verdict in (Verdict.ACCEPTED.value, Verdict.SUPERSEDED.value)
             replay_ok = out.verdict is Verdict.ACCEPTED
@@ -240,23 +240,23 @@ class _Verifier:
                     why += " (" + "; ".join(f"line {e['line']}: {e['message']}" for e in out.errors) + ")"
                 self.fail(row.step if row.step is not None else step,
                           f"{where} is stored as {row.verdict} but the replay makes it {out.verdict.value}{why}")
-                return sessions, log
+                return states, log
             stored_errors = _json_or_none(row.errors) if row.errors else []
             if not replay_ok and (row.reason != out.reason or stored_errors != out.errors):
                 self.fail(row.step if row.step is not None else step,
                           f"{where} is stored as {row.verdict} ({row.reason}) but the replay gives another reason: "
                           f"{out.reason}")
-                return sessions, log
+                return states, log
             if out.digest != row.digest:
                 self.fail(step, f"{where}: its digest differs from the stored one (the bytes were altered)")
-                return sessions, log
+                return states, log
             if replay_ok:
                 digests[out.digest or ""] = row.id or 0
                 if row.orders != out.orders or row.applied_step != step:
                     self.fail(step, f"{where}: the stored orders or step differ from the replay")
-                    return sessions, log
+                    return states, log
                 if out.resolved_step is not None and not resolution(step, out.events, Cause.SUBMISSION, row.id):
-                    return sessions, log
+                    return states, log
                 if out.resolved_step is None and out.events:  # a moderator's extension: chained when made
                     new = events_json(out.events)
                     start = len(log)
@@ -265,22 +265,22 @@ class _Verifier:
                         k = next((i for i, (a, b) in enumerate(zip(stored, new)) if a != b), len(stored))
                         self.fail(step, f"{where}: event #{start + k + 1} differs from the replay"
                                   + (f": {first_difference(stored[k], new[k])}" if k < len(stored) else ""))
-                        return sessions, log
+                        return states, log
                     log.extend(out.events)
-        while deadlines and deadlines[0].step == session.step().number + 1:
-            step = session.step().number
-            if not resolution(step, session.resolve(deadline=True), Cause.DEADLINE, None):
-                return sessions, log
+        while deadlines and deadlines[0].step == adj.step().number + 1:
+            step = adj.step().number
+            if not resolution(step, adj.resolve(deadline=True), Cause.DEADLINE, None):
+                return states, log
             deadlines.pop(0)
-        extra = sorted(s for s in snaps if s > session.step().number)
+        extra = sorted(s for s in snaps if s > adj.step().number)
         if extra:
             self.fail(extra[0], "a snapshot is stored that the replay never reaches")
         if len(log) != len(stored_log):
-            self.fail(session.step().number, f"{len(stored_log) - len(log)} stored events that the replay never produces")
-        return sessions, log
+            self.fail(adj.step().number, f"{len(stored_log) - len(log)} stored events that the replay never produces")
+        return states, log
 
-    def same_state(self, step: int, session: Adjudication, snap: SnapshotRecord) -> bool:
-        text = canonical_json(session.to_json())
+    def same_state(self, step: int, adj: Adjudication, snap: SnapshotRecord) -> bool:
+        text = canonical_json(adj.to_json())
         if text == snap.session:
             return True
         try:
@@ -292,11 +292,11 @@ class _Verifier:
 
     def check_reports(self, system: GameSystem, outbox: list[OutboxRecord], replayed: tuple[dict[int, str], list[Event]],
                       snaps: dict[int, SnapshotRecord], chains: dict[int, str]) -> None:
-        sessions, log = replayed
+        states, log = replayed
         current = renderer_of(system)
         older = 0
         for row in outbox:
-            if row.step not in sessions or row.upto_event > len(log):
+            if row.step not in states or row.upto_event > len(log):
                 continue  # already reported: the replay stopped before this step
             if row.body is not None and getattr(row, "renderer", current) != current:
                 older += 1  # rendered by another version of pbem: its text cannot be made again here
@@ -306,8 +306,8 @@ class _Verifier:
                 continue
             snap = snaps[row.step]
             before = previous_report_step(outbox, row)
-            body = render_report(system, sessions[row.step], log, row, snap.deadline, chains.get(row.upto_event, ""),
-                                 sessions.get(before) if before is not None else None)
+            body = render_report(system, states[row.step], log, row, snap.deadline, chains.get(row.upto_event, ""),
+                                 states.get(before) if before is not None else None)
             if body != row.body:
                 a, b = row.body.splitlines(), body.splitlines()
                 line = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))

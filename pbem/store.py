@@ -542,8 +542,8 @@ class Store:
         with self._write() as db:
             if db.exec(select(SubmissionRecord.id).where(SubmissionRecord.verdict == Verdict.RECEIVED.value)).first():
                 raise StoreError(f"a submission for game {self.game_id} arrived just now; run the command again")
-            session, _snap = self._session(db)
-            step = session.step()
+            adj, _snap = self._current(db)
+            step = adj.step()
             if step.over:
                 raise StoreError(f"game {self.game_id} is over; there is nothing to replace")
             old = db.get(PlayerRecord, side)
@@ -720,17 +720,17 @@ class Store:
             ).first()
             if row is None:
                 return False
-            session, snap = self._session(db)
+            adj, snap = self._current(db)
             players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
             digests = self._accepted_digests(db)
-            out = decide(session, self.game_id, players, row.raw, digests, row.password_check)
+            out = decide(adj, self.game_id, players, row.raw, digests, row.password_check)
             if out.detail:  # the adjudicator failed: the moderator gets the traceback, the player only the kind
                 _log.error("game %s, submission #%s: %s", self.game_id, row.id, out.detail.rstrip())
-            self._store_outcome(db, row, out, snap, session)
+            self._store_outcome(db, row, out, snap, adj)
             return True
 
     def _store_outcome(
-        self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: SnapshotRecord, session: Adjudication
+        self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: SnapshotRecord, adj: Adjudication
     ) -> None:
         row.verdict = out.verdict.value
         row.side, row.step, row.digest = out.side, out.step, out.digest
@@ -777,7 +777,7 @@ class Store:
         _checkpoint("before-commit")
 
     def _record_resolution(
-        self, db: DbSession, session: Adjudication, events: Sequence[Event], cause: Cause, sid: int | None, resolved: int,
+        self, db: DbSession, adj: Adjudication, events: Sequence[Event], cause: Cause, sid: int | None, resolved: int,
         now: datetime,
     ) -> None:
         game = db.exec(select(GameRecord)).one()
@@ -787,7 +787,7 @@ class Store:
             .where(SubmissionRecord.verdict != Verdict.RECEIVED.value)
             .order_by(SubmissionRecord.id.desc())  # type: ignore[union-attr]
         ).first()
-        self._add_snapshot(db, game, session, seq, cause, sid, last_sub or 0, now)
+        self._add_snapshot(db, game, adj, seq, cause, sid, last_sub or 0, now)
 
     def _append_events(self, db: DbSession, events: Sequence[Event], step: int) -> int:
         """Chain ``events`` (of ``step``) after the last one; the last sequence number."""
@@ -806,11 +806,11 @@ class Store:
         return seq
 
     def _add_snapshot(
-        self, db: DbSession, game: GameRecord, session: Adjudication, last_event: int, cause: Cause, sid: int | None,
+        self, db: DbSession, game: GameRecord, adj: Adjudication, last_event: int, cause: Cause, sid: int | None,
         after: int, now: datetime,
     ) -> None:
-        text = canonical_json(session.to_json())
-        step = session.step()
+        text = canonical_json(adj.to_json())
+        step = adj.step()
         deadline = None
         if game.deadline_seconds and not step.over:
             deadline = format_time(now + timedelta(seconds=game.deadline_seconds))
@@ -940,15 +940,15 @@ class Store:
             raise StoreError(f"{self.path} has no snapshot; the file is damaged")
         return snap
 
-    def _session(self, db: DbSession) -> tuple[Adjudication, SnapshotRecord]:
+    def _current(self, db: DbSession) -> tuple[Adjudication, SnapshotRecord]:
         snap = self._snapshot(db)
         try:
-            session = self.system.load(json.loads(snap.session))
+            adj = self.system.load(json.loads(snap.session))
         except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # hand-edited or damaged
             raise StoreError(f"{self.path}: the stored state of step {snap.step} is damaged "
                              f"({type(exc).__name__}: {str(exc)[:200]}); `pbem verify --game {self.game_id}` "
                              "shows what differs; restore the file from a backup") from None
-        session.attach_secret(game_secret(db.exec(select(GameRecord)).one()))
+        adj.attach_secret(game_secret(db.exec(select(GameRecord)).one()))
         for p in db.exec(
             select(SubmissionRecord)
             .where(SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step)
@@ -956,8 +956,8 @@ class Store:
         ).all():
             if p.password_check == moderator.CHECK or _is_away(p.orders):  # no orders for the game
                 continue
-            session.submit(p.side or "", p.orders or "", p.digest or "")
-        return session, snap
+            adj.submit(p.side or "", p.orders or "", p.digest or "")
+        return adj, snap
 
     def _paused(self, db: DbSession) -> bool:
         return self._clock_actions(db)[0]
@@ -1053,14 +1053,14 @@ class Store:
     def adjudication(self) -> Adjudication:
         """The current adjudication state (sealed orders of the open step included)."""
         with self._read() as db:
-            return self._session(db)[0]
+            return self._current(db)[0]
 
     def status(self, now: datetime | None = None) -> Status:
         with self._read() as db:
-            session, snap = self._session(db)
+            adj, snap = self._current(db)
             due = self._deadline(db, snap)
             paused = self._paused(db)
-        step = session.step()
+        step = adj.step()
         now = now or self.clock()
         overdue = bool(due and not step.over and now >= parse_time(due))
         return Status(
@@ -1073,7 +1073,7 @@ class Store:
             deadline=due if not step.over else None,
             overdue=overdue,
             over=step.over,
-            summary=session.summary(),
+            summary=adj.summary(),
             paused=paused and not step.over,
         )
 
@@ -1092,7 +1092,7 @@ class Store:
                     SubmissionRecord.applied_step == snap.step, SubmissionRecord.id < sid)).first()  # type: ignore[operator]
             waiting: tuple[str, ...] = ()
             if row.verdict == Verdict.ACCEPTED.value and resolved is None and snap.step == row.applied_step:
-                waiting = self._session(db)[0].step().missing  # the state is loaded only when it is needed
+                waiting = self._current(db)[0].step().missing  # the state is loaded only when it is needed
         next_step, next_title = None, ""
         if resolved is not None:  # the state its reports were just rendered from (decide keeps it loaded)
             nxt = loaded_state(self.system, resolved.session).step()
@@ -1225,8 +1225,8 @@ class Store:
         now = now or self.clock()
         done: list[str] = []
         with self._write() as db:
-            session, snap = self._session(db)
-            step = session.step()
+            adj, snap = self._current(db)
+            step = adj.step()
             game = db.exec(select(GameRecord)).one()
             due = self._deadline(db, snap)
             if due is None or step.over or not game.deadline_seconds:
@@ -1234,8 +1234,8 @@ class Store:
             deadline = parse_time(due)
             if now >= deadline:
                 missing = list(step.missing)
-                events = session.resolve(deadline=True)
-                self._record_resolution(db, session, events, Cause.DEADLINE, None, step.number,
+                events = adj.resolve(deadline=True)
+                self._record_resolution(db, adj, events, Cause.DEADLINE, None, step.number,
                                         now.replace(microsecond=0))
                 done.append(f"step {step.number} resolved at its deadline ({due}); defaults for "
                             f"{', '.join(missing) or 'nobody'}")
