@@ -14,7 +14,7 @@ from pbem.core.events import Event
 from pbem.core.rng import Rng
 from pbem.games.caesar.rules.board import Side, default_board, short_name
 from pbem.games.caesar.rules.game import Game, new_game
-from pbem.games.caesar.rules.playout import random_choice, random_decisions
+from pbem.games.caesar.rules.playout import random_decisions
 from pbem.games.caesar.rules.state import BlockStatus
 from pbem.games.caesar.view import render as caesar_render
 from pbem.games.caesar.view import views
@@ -139,24 +139,21 @@ def run_leak_check(seeds: range, *, every: int, html_points: int) -> Leaks:
     leaks = Leaks()
     for seed in seeds:
         g = new_game(seed)
-        log = list(g.events)
-        rng = Rng(seed * 31 + 5)
         since = {s: 0 for s in Side}
-        n = 0
-        html_left = html_points
-        while not g.is_over():
-            pend = g.pending()
-            d = pend[rng.below(len(pend))]
-            log += g.apply(d.side, random_choice(g, d, rng))
-            n += 1
+        html_left = [html_points]
+
+        def check(g: Game, log: list[Event], n: int, since: dict[Side, int] = since,
+                  html_left: list[int] = html_left) -> None:
             in_battle = g.state.battle is not None
             if n % every and not (in_battle and n % 3 == 0):
-                continue
-            with_html = html_left > 0 and (in_battle or n % (every * 8) == 0)
-            html_left -= with_html
+                return
+            with_html = html_left[0] > 0 and (in_battle or n % (every * 8) == 0)
+            html_left[0] -= with_html
             for side in Side:
                 check_report(g, log, side, report_docs(g, log, side, since[side], html=with_html), leaks)
                 since[side] = len(log)
+
+        play_random(g, Rng(seed * 31 + 5), log=list(g.events), each=check)
     return leaks
 
 

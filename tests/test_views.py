@@ -13,7 +13,7 @@ from pbem.core.rng import Rng
 from pbem.games.caesar.rules.board import BlockType, Side, default_board
 from pbem.games.caesar.rules.choices import Audience
 from pbem.games.caesar.rules.game import Game, new_game
-from pbem.games.caesar.rules.playout import random_choice, random_decisions
+from pbem.games.caesar.rules.playout import random_decisions
 from pbem.games.caesar.view.views import BlockView, Forces, NextStep, View, build_view, roman
 
 
@@ -146,17 +146,14 @@ def test_enemy_identities_and_strengths_do_not_change_the_view(seed: int) -> Non
 def test_vp_are_computed_from_public_facts_and_match_the_engine() -> None:
     for seed in range(3):
         g = new_game(seed)
-        log = list(g.events)
-        rng = Rng(seed)
-        n = 0
-        while not g.is_over():
-            d = g.pending()[0]
-            log += g.apply(d.side, random_choice(g, d, rng))
-            n += 1
+
+        def check(g: Game, log: list[Event], n: int) -> None:
             if n % 25 == 0:
                 for viewer in (Side.CAESAR, Side.POMPEY, None):
                     v = build_view(g, log, viewer)
                     assert {s.side: s.vp for s in v.scores} == {s.value: g.vp(s) for s in Side}
+
+        play_random(g, Rng(seed), log=list(g.events), first=True, each=check)
 
 
 def test_no_player_view_holds_an_enemy_block_view() -> None:
