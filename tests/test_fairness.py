@@ -22,7 +22,7 @@ from pbem.games.caesar.rules.board import Side, default_board
 from pbem.games.caesar.rules.cards import card_sort_key
 from pbem.games.caesar.steps.session import StepKind
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError, Verdict, _check_email
-from tests.store_helpers import make_game, signed
+from store_helpers import make_game, signed
 
 BOARD = default_board()
 
