@@ -185,15 +185,19 @@ def extract() -> list[tuple[str | tuple[str, ...], str]]:
 
     from babel.messages.extract import extract_from_file
 
-    root = Path(__file__).resolve().parents[2]
+    package = Path(__file__).resolve().parents[1]  # pbem/
+    # a checkout has templates/ beside pbem/; an installed wheel has them inside it (pbem/templates)
+    templates = package.parent / "templates"
+    if not templates.is_dir():
+        templates = package / "templates"
     out: list[tuple[str | tuple[str, ...], str]] = []
     options = {"extensions": "jinja2.ext.i18n", "trim_blocks": "True", "lstrip_blocks": "True"}
-    for path in sorted((root / "templates").rglob("*.j2")):
+    for path in sorted(templates.rglob("*.j2")):
         for _line, msg, _comments, _ctx in extract_from_file("jinja2", str(path), options=options):
-            out.append((msg, str(path.relative_to(root))))
-    for path in (root / "pbem" / "replies.py",):
+            out.append((msg, str(path.relative_to(templates.parent))))
+    for path in (package / "replies.py",):
         for _line, msg, _comments, _ctx in extract_from_file("python", str(path)):
-            out.append((msg, str(path.relative_to(root))))
+            out.append((msg, str(path.relative_to(package.parent))))
     return out
 
 
