@@ -23,7 +23,7 @@ reports), and they are derived from the verdicts the replay checks.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pbem.decide import Outcome, Verdict
@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pbem.store imports this module
     from pbem.tables import SubmissionRecord
 
 __all__ = ["MAIL_SOURCES", "REPLY", "forged_text", "other_game_text", "queue_reply", "reply_subject", "reply_text",
-           "signer_elsewhere"]
+]
 
 REPLY = "reply"
 #: Sources of submissions that came by email (``pbem inbox``): only these get a reply.
@@ -55,40 +55,6 @@ def other_game_text(game: str, step: int, sid: int, side: str, signer_game: str)
             f"this was sent for {game}. Nothing was applied in either game.\n"
             f"If these orders are for {signer_game}, sign them again for game {signer_game}; if they are for "
             f"{game}, sign them with the key you play {game} with.\n")
-
-
-def signer_elsewhere(home: Path, game: str, raw: bytes) -> tuple[str, str, str] | None:
-    """The game of the same home folder, other than ``game``, the side and the registered address
-    whose public key made the signature of ``raw``; None when no registered key did (a forgery, a
-    password, an unreadable submission). Only for answering the signer: nothing of it is stored."""
-    from pbem.envelope import parse_submission, verify_signature
-    from pbem.errors import EnvelopeError, PbemError
-    from pbem.store import Home
-
-    try:
-        sub = parse_submission(raw)
-    except EnvelopeError:
-        return None
-    if sub.signature is None:
-        return None
-    folder = Home(home)
-    for other in folder.games():
-        if other == game:
-            continue
-        try:
-            with folder.open(other, recover=False) as st:
-                players = st.players()
-        except (PbemError, OSError):  # a damaged or busy file: it cannot be that game
-            continue
-        for p in players:
-            if not p.public_key:
-                continue
-            try:
-                verify_signature(sub, p.public_key)
-            except EnvelopeError:
-                continue
-            return (other, p.side, p.email) if p.email else None
-    return None
 
 
 def reply_text(game: str, step: int, sid: int, out: Outcome, *, replaces: int | None = None,
@@ -136,7 +102,7 @@ def reply_subject(game: str, step: int, sid: int, verdict: Verdict, language: st
 
 
 def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: int, now: str,
-                home: Path | None = None) -> None:
+                signer: Callable[[bytes], tuple[str, str, str] | None] | None = None) -> None:
     """Add the reply to ``row`` (just decided as ``out`` while ``step`` was open) to the
     outbox, in the caller's transaction, when the submission came by email and names a
     registered side with an address; otherwise do nothing.
@@ -151,8 +117,8 @@ def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: i
     if not (row.source or "").startswith(MAIL_SOURCES) or out.side is None or row.id is None:
         return
     for_step = out.step if out.step is not None and out.step > 0 else step
-    if out.unverified and home is not None:
-        elsewhere = signer_elsewhere(home, game, row.raw)
+    if out.unverified and signer is not None:
+        elsewhere = signer(row.raw)
         if elsewhere is not None:
             other, side, email = elsewhere
             db.add(OutboxRecord(step=step, kind=REPLY, recipient=f"{side}@{other}", email=email, format="text",

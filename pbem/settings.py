@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-from pbem.decide import format_duration, parse_duration
-from pbem.store import StoreError
+from pbem.decide import StoreError, format_duration, parse_duration
 
 FILE = "settings.json"
 FORMAT = "pbem-settings 1"

@@ -773,7 +773,8 @@ class Store:
         if out.resolved_step is not None:
             assert out.adjudication is not None
             self._record_resolution(db, out.adjudication, out.events, Cause.SUBMISSION, row.id, out.resolved_step, self.clock())
-        queue_reply(db, self.game_id, row, out, snap.step, self._now(), self.path.parent)  # by email only; same transaction
+        queue_reply(db, self.game_id, row, out, snap.step, self._now(),  # by email only; same transaction
+                    lambda raw: signer_elsewhere(self.path.parent, self.game_id, raw))
         _checkpoint("before-commit")
 
     def _record_resolution(
@@ -1592,3 +1593,34 @@ def _unlink_db(path: Path) -> None:
 
 _TABLES = (GameRecord, PlayerRecord, SubmissionRecord, EventRecord, SnapshotRecord, OutboxRecord, MessageRecord)
 
+
+def signer_elsewhere(home: Path, game: str, raw: bytes) -> tuple[str, str, str] | None:
+    """The game of the same home folder, other than ``game``, the side and the registered address
+    whose public key made the signature of ``raw``; None when no registered key did (a forgery, a
+    password, an unreadable submission). Only for answering the signer: nothing of it is stored."""
+    from pbem.envelope import verify_signature
+
+    try:
+        sub = parse_submission(raw)
+    except EnvelopeError:
+        return None
+    if sub.signature is None:
+        return None
+    folder = Home(home)
+    for other in folder.games():
+        if other == game:
+            continue
+        try:
+            with folder.open(other, recover=False) as st:
+                players = st.players()
+        except (PbemError, OSError):  # a damaged or busy file: it cannot be that game
+            continue
+        for p in players:
+            if not p.public_key:
+                continue
+            try:
+                verify_signature(sub, p.public_key)
+            except EnvelopeError:
+                continue
+            return (other, p.side, p.email) if p.email else None
+    return None
