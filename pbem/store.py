@@ -522,14 +522,7 @@ class Store:
             db.flush()
             assert row.id is not None
             sid = row.id
-        _checkpoint("received")
-        try:
-            self.process_pending()
-            self.render_pending()
-            self.sync()
-        except StorageError as exc:
-            raise exc.told(self._committed([sid])) from exc
-        return self.receipt(sid)
+        return self._decided(sid)
 
     def _replace(self, side: str, new: PlayerSetup | None) -> Receipt:
         if new is None or (new.public_key is None) == (new.password_hash is None):
@@ -563,6 +556,11 @@ class Store:
             db.flush()
             assert row.id is not None
             sid = row.id
+        return self._decided(sid)
+
+    def _decided(self, sid: int) -> Receipt:
+        """A moderator's action, stored as submission ``sid``: decide it in order with the others,
+        render the reports, sync, and say what happened (or, on a write failure, what is stored)."""
         _checkpoint("received")
         try:
             self.process_pending()
