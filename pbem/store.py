@@ -761,6 +761,8 @@ class Store:
                 )
             ).all()
             for e in earlier:
+                if _is_away(e.orders):  # a declared absence is no orders: new orders leave it standing
+                    continue
                 e.verdict = Verdict.SUPERSEDED.value
                 e.related = row.id
                 e.reason = f"replaced by submission #{row.id}"

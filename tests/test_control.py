@@ -385,3 +385,23 @@ def test_away_until_a_date_moves_the_deadline_within_the_cap_and_the_opponent_is
         assert "Caesar is away until 2025-03-10" in (st.report("Pompey").body or "")
         assert st.status().deadline == "2025-03-08T18:00:00Z"  # the absence is over by the next deadline
         assert st.verify().ok
+
+
+def test_orders_sent_after_away_until_leave_the_absence_standing(tmp_path: Path) -> None:
+    """`away until DATE` and then the step's orders, in the same step: the orders do not replace the
+    absence (it is not orders), so the deadline stays moved for that step and the next ones."""
+    from datetime import datetime, timedelta
+
+    home = tmp_path / "home"
+    now = [datetime(2025, 3, 1, 12, 0, tzinfo=UTC)]
+    keys = make_game(home, "g", clock=lambda: now[0], deadline=timedelta(hours=72))
+    with Home(home, clock=lambda: now[0]).open("g") as st:
+        hands = st.adjudication().session.game.state.hands  # type: ignore[attr-defined]
+        assert st.receive(signed(keys, C, 1, "away until 2025-03-10")).verdict is Verdict.ACCEPTED
+        assert st.status().deadline == "2025-03-10T00:00:00Z"
+        r = st.receive(signed(keys, C, 1, f"discard {hands[C][0]}\nplay {hands[C][1]}"))
+        assert r.verdict is Verdict.ACCEPTED and r.related is None  # it replaced nothing
+        assert st.status().deadline == "2025-03-10T00:00:00Z" and st.status().received == ("Caesar",)
+        assert st.receive(signed(keys, P, 1, f"discard {hands[P][0]}\nplay {hands[P][1]}")).resolved
+        assert st.status().step == 2 and st.status().deadline == "2025-03-10T00:00:00Z"  # still away
+        assert st.verify().ok
