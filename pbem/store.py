@@ -553,6 +553,11 @@ class Store:
             old.email, old.public_key, old.password_hash, old.fingerprint = (
                 new.email, new.public_key, new.password_hash, fingerprint)
             db.add(old)
+            # The substitute needs the position to play on: the side's latest report (the one its old
+            # player got) goes again, to the new address, with the next `pbem send`.
+            db.connection().exec_driver_sql(
+                "UPDATE outbox SET sent = NULL WHERE kind = 'report' AND recipient = ? AND step = "
+                "(SELECT MAX(step) FROM outbox WHERE kind = 'report' AND recipient = ?)", (side, side))
             db.flush()
             assert row.id is not None
             sid = row.id

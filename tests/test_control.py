@@ -405,3 +405,35 @@ def test_orders_sent_after_away_until_leave_the_absence_standing(tmp_path: Path)
         assert st.receive(signed(keys, P, 1, f"discard {hands[P][0]}\nplay {hands[P][1]}")).resolved
         assert st.status().step == 2 and st.status().deadline == "2025-03-10T00:00:00Z"  # still away
         assert st.verify().ok
+
+
+def test_a_substitute_is_mailed_the_position_he_takes_over(tmp_path: Path) -> None:
+    """After `pbem replace` the side's latest report goes again, to the substitute: without it he would
+    not know the position, nor that the open step waits for him."""
+    import email
+    from email import policy
+
+    home = tmp_path / "home"
+    keys = make_game(home, "g")
+    (tmp_path / "cato.pub").write_text(generate_keypair().public_text + "\n")
+    run = CliRunner()
+
+    def send(out: str) -> list[tuple[str, str]]:
+        r = run.invoke(main, ["--home", str(home), "send", "--from", "club@example.org", "--smtp", "127.0.0.1:1",
+                              "--dry-run", str(tmp_path / out)])
+        assert r.exit_code == 0, r.output
+        with Home(home).open("g") as st:  # a dry run marks nothing: mark what it wrote, as a server's acceptance would
+            st.mark_sent([r.id or 0 for r in st.outbox(kind=None, unsent=True)])
+        mails = [email.message_from_bytes(f.read_bytes(), policy=policy.default) for f in (tmp_path / out).rglob("*.eml")]
+        return sorted((str(m["To"]), str(m["Subject"])) for m in mails)
+
+    assert [to for to, _ in send("first")] == ["caesar@example.org", "pompey@example.org"]
+    with Home(home).open("g") as st:
+        st.receive(signed(keys, C, 1, "away until 2099-01-01"))  # something to render: no step resolves
+    assert send("nothing") == []
+    r = run.invoke(main, ["--home", str(home), "replace", "g", "--side", "Pompey", "--email", "cato@example.org",
+                          "--key", str(tmp_path / "cato.pub")])
+    assert r.exit_code == 0, r.output
+    assert send("again") == [("cato@example.org", "[g] step 1: Year 705 starts: discard 1 card and play 1 card")]
+    with Home(home).open("g") as st:
+        assert st.verify().ok
