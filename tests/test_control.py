@@ -437,3 +437,34 @@ def test_a_substitute_is_mailed_the_position_he_takes_over(tmp_path: Path) -> No
     assert send("again") == [("cato@example.org", "[g] step 1: Year 705 starts: discard 1 card and play 1 card")]
     with Home(home).open("g") as st:
         assert st.verify().ok
+
+
+def test_a_resignation_with_a_battle_pending_leaves_a_readable_finished_game(tmp_path: Path) -> None:
+    """Resigning (or a forfeit) between a move into an enemy's location and its battle: the finished
+    game keeps both sides there, and its file still loads (it was refused as inconsistent: every
+    command on the game failed, and the tournament could not record the result)."""
+    from pbem.core.rng import Rng
+    from pbem.games.caesar.rules.autoplay import random_orders
+
+    home = tmp_path / "home"
+    keys = make_game(home, "g")
+    rng = Rng(5)
+    with Home(home).open("g") as st:
+        for n in range(200):
+            session = st.adjudication().session  # type: ignore[attr-defined]
+            if session.game.contested_locations() and session.step().kind.value == "command":
+                break
+            step = session.step()
+            side = next(x for x in step.awaiting if x.value not in st.status().received)
+            assert st.receive(signed(keys, side, step.number, random_orders(session, side, rng), n=n)).verdict \
+                is Verdict.ACCEPTED
+        else:
+            pytest.fail("no battle pending at a command step in 200 submissions")
+        contested = session.game.contested_locations()
+        loser = session.step().awaiting[0]
+        assert st.receive(signed(keys, loser, session.step().number, "resign")).resolved
+    with Home(home).open("g") as st:
+        s = st.status()
+        assert s.over and s.result.startswith(f"{'Caesar' if loser is P else 'Pompey'} wins: {loser.value} resigned")
+        assert st.adjudication().session.game.contested_locations() == contested  # type: ignore[attr-defined]
+        assert st.verify().ok
