@@ -256,6 +256,7 @@ def test_a_plain_reply_that_cannot_be_read_is_refused_once_and_not_tried_again(t
     first = read_inbox(Home(home), mbox=mbox)
     (r,) = first.results
     assert r.outcome == "delivered" and r.receipt is not None and r.receipt.verdict.value == "rejected"
+    assert r.line().startswith("g: rejected, not stored: a plain reply with a password that cannot be read")
     assert "add a line 'side: NAME'" in r.line() and not first.failed
     assert read_inbox(Home(home), mbox=mbox).counts()["already processed"] == 1
     with Home(home).open("g") as st:
