@@ -1,16 +1,16 @@
 """A club season of Julius Caesar, end to end by mail (issue 14, "Done means").
 
-Four players, a two-round Swiss tournament made with the home's default deadline. `pbem run` (the
-command, as cron runs it) reads the club's IMAP mailbox (a real Dovecot on loopback) and sends
-through SMTP (aiosmtpd on loopback). The players know only what their mail tells them: their game and
-side from the pairing mail, the step from their last report mail; their orders are random but legal,
-chosen by the library's random player from their side's view, and mailed back (signed with a key, or
-a plain reply with a password). On the way: a resignation, an absence (`away until ...`: the deadline
-moves, within the cap, and the opponent is told), a replacement (`pbem replace`: the old password is
-refused, the substitute plays on), and a late player defaulted at a deadline by the run's tick and
-then forfeited by the moderator. At the end the standings are what the published rules give for the
-results the games recorded, round 2 has no rematch and balanced sides, every game verifies, and
-every player's mail holds only his own side's reports.
+Five players (so a bye each round), a two-round Swiss tournament made with the home's default
+deadline. `pbem run` (the command, as cron runs it) reads the club's IMAP mailbox (a real Dovecot on
+loopback) and sends through SMTP (aiosmtpd on loopback). The players know only what their mail tells
+them: their game and side from the pairing mail, the step from their last report mail; their orders
+are random but legal, chosen by the library's random player from their side's view, and mailed back
+(signed with a key, or a plain reply with a password). On the way: a resignation, an absence (`away
+until ...`: the deadline moves, within the cap, and the opponent is told), a replacement (`pbem
+replace`: the old password is refused, the substitute plays on), and a late player defaulted at a
+deadline by the run's tick and then forfeited by the moderator. At the end the standings are what
+the published rules give for the results the games recorded, round 2 has no rematch and balanced
+sides, every game verifies, and every player's mail holds only his own side's reports.
 """
 
 from __future__ import annotations
@@ -133,11 +133,14 @@ class Club:
     def mail_of(self, p: Player) -> list[EmailMessage]:
         return self.inboxes.got.get(p.email, [])
 
-    def seat(self, p: Player, round_number: int) -> tuple[str, str, str]:
-        """(game, side, opponent) from the player's pairing mail for the round."""
-        found = [re.fullmatch(rf"\[{T}\] round {round_number}: you play (\w+) against (\w+) \((\S+)\)", m["Subject"])
-                 for m in self.mail_of(p)]
-        (m,) = [x for x in found if x is not None]
+    def seat(self, p: Player, round_number: int) -> tuple[str, str, str] | None:
+        """(game, side, opponent) from the player's pairing mail for the round; None: his mail says he has the bye."""
+        subjects = [m["Subject"] for m in self.mail_of(p) if m["Subject"].startswith(f"[{T}] round {round_number}: ")]
+        assert len(subjects) == 1, (p.name, subjects)
+        if subjects[0] == f"[{T}] round {round_number}: you have the bye":
+            return None
+        m = re.fullmatch(rf"\[{T}\] round {round_number}: you play (\w+) against (\w+) \((\S+)\)", subjects[0])
+        assert m is not None, subjects
         side, opponent, game = m.groups()
         self.seats[(game, side)] = p
         return game, side, opponent
@@ -201,6 +204,19 @@ def points(text: str) -> float:
     return float(text.replace("½", "")) + 0.5 if "½" in text and text != "½" else 0.5 if text == "½" else float(text)
 
 
+def seated(club: Club, players: list[Player], round_number: int) -> tuple[dict[str, tuple[str, str, str]], list[str]]:
+    """Every player's (game, side, opponent) in the round, from his pairing mail; and who has the bye."""
+    seats: dict[str, tuple[str, str, str]] = {}
+    byes: list[str] = []
+    for p in players:
+        seat = club.seat(p, round_number)
+        if seat is None:
+            byes.append(p.name)
+        else:
+            seats[p.name] = seat
+    return seats, byes
+
+
 def expected_standings(players: list[str], results: list[dict[str, Any]]) -> list[tuple[str, float, float, int]]:
     """The published rules, applied to the recorded results: win 1, draw 1/2, bye 1; ranked by points,
     then Buchholz (the opponents' points), then the VP margin; (player, points, Buchholz, margin)."""
@@ -230,7 +246,8 @@ def test_a_club_season_by_imap_and_smtp(servers: tuple[ImapServer, Inboxes, str]
     club = Club(tmp_path, imap, inboxes, smtp)
     players = [Player("Ann", "ann@example.org", generate_keypair()), Player("Bob", "bob@example.org", generate_keypair()),
                Player("Cid", "cid@example.org", generate_keypair()),
-               Player("Dan", "dan@example.org", password="open sesame")]
+               Player("Dan", "dan@example.org", password="open sesame"),
+               Player("Fay", "fay@example.org", generate_keypair())]  # five: a bye each round
     eve = Player("Eve", "eve@example.org", generate_keypair())  # Dan's substitute
     by_name = {p.name: p for p in players}
 
@@ -247,16 +264,17 @@ def test_a_club_season_by_imap_and_smtp(servers: tuple[ImapServer, Inboxes, str]
     club.ok("tournament", "pair", T)
     paired_at = datetime.now(UTC)
     out = club.run()
-    assert out.strip().endswith("sent: 8 message(s)"), out  # 4 pairing mails, each side's first report
+    assert out.strip().endswith("sent: 9 message(s)"), out  # 4 pairings, a bye, each side's first report
 
     # ---- round 1: everyone learns his game and side from his pairing mail
-    seats1 = {p.name: club.seat(p, 1) for p in players}
+    seats1, byes1 = seated(club, players, 1)
     games1 = sorted({g for g, _, _ in seats1.values()})
-    assert len(games1) == 2
+    assert len(games1) == 2 and len(byes1) == 1
     for g in games1:
         s = club.status(g)
         assert s["deadline"] is not None  # the home's default
         assert timedelta(hours=71) < parse_time(s["deadline"]) - paired_at <= timedelta(hours=72)
+    assert "Dan" in seats1, byes1  # on equal points the lowest placed (by name: Fay) has the bye
     dan_game, dan_side, rival_name = seats1["Dan"]
     other_game = next(g for g in games1 if g != dan_game)
     resigner = next(p for p in players if seats1[p.name][0] == other_game and seats1[p.name][1] == "Pompey")
@@ -327,19 +345,24 @@ def test_a_club_season_by_imap_and_smtp(servers: tuple[ImapServer, Inboxes, str]
     assert f"{T}: round 2 paired" in out, out
 
     # ---- round 2: by points, no rematch, and whoever had one side now has the other where possible
-    seats2 = {p.name: club.seat(p, 2) for p in players}
+    seats2, byes2 = seated(club, players, 2)
     games2 = sorted({g for g, _, _ in seats2.values()})
     assert len(games2) == 2 and not set(games1) & set(games2)
+    assert len(byes2) == 1 and byes2 != byes1  # the bye goes to one who has not had it
     met1 = {frozenset((p, seats1[p][2])) for p in seats1}
     met2 = {frozenset((p, seats2[p][2])) for p in seats2}
     assert len(met2) == 2 and not met1 & met2  # no rematch
-    for pair in met2:
-        a, b = sorted(pair)
-        flipped = [seats1[x][1] != seats2[x][1] for x in (a, b)]
-        assert all(flipped) if seats1[a][1] != seats1[b][1] else any(flipped), (a, b, seats1, seats2)
+    for pair in met2:  # sides: whoever had one side now has the other, where both cannot
+        had = [x for x in sorted(pair) if x in seats1]
+        flipped = [seats1[x][1] != seats2[x][1] for x in had]
+        if len(had) == 2 and seats1[had[0]][1] == seats1[had[1]][1]:
+            assert any(flipped), (pair, seats1, seats2)
+        else:  # different sides before, or one had the bye: each who played flips
+            assert all(flipped), (pair, seats1, seats2)
     standings1 = [m for m in club.mail_of(rival) if m["Subject"] == f"[{T}] standings after round 1"]
     assert len(standings1) == 1
 
+    assert "Dan" in seats2, byes2  # he won in round 1: the bye goes to one without a point
     dan2_game, dan2_side, _ = seats2["Dan"]
     other2 = next(g for g in games2 if g != dan2_game)
     club.play([other2], 2)
@@ -374,7 +397,10 @@ def test_a_club_season_by_imap_and_smtp(servers: tuple[ImapServer, Inboxes, str]
     final = json.loads(club.ok("tournament", "standings", T, "--format", "json"))
     assert final["over"] is True
     results = final["pairings"]
+    assert [r["first"] for r in results if r["second"] is None] == byes1 + byes2
     for r in results:  # each result is the game's own
+        if r["second"] is None:
+            continue
         s = club.status(r["game"])
         assert s["over"]
         seat_of = {r["first"]: "Caesar", r["second"]: "Pompey"}
@@ -387,7 +413,7 @@ def test_a_club_season_by_imap_and_smtp(servers: tuple[ImapServer, Inboxes, str]
     got = [(x["player"], x["points"], x["buchholz"], x["margin"]) for x in final["standings"]]
     assert got == want
     ranks = [x["rank"] for x in final["standings"]]
-    for i in range(1, 4):
+    for i in range(1, len(ranks)):
         assert (ranks[i] == ranks[i - 1]) == (want[i][1:] == want[i - 1][1:])
     text = club.ok("tournament", "standings", T)
     for p in players:  # everyone got the same final standings by mail
@@ -409,7 +435,8 @@ def test_a_club_season_by_imap_and_smtp(servers: tuple[ImapServer, Inboxes, str]
     holders: dict[str, set[tuple[str, str]]] = {p.email: set() for p in players + [eve]}
     for p in players:
         for seats in (seats1, seats2):
-            holders[p.email].add(seats[p.name][:2])
+            if p.name in seats:
+                holders[p.email].add(seats[p.name][:2])
     holders[eve.email].add((dan_game, dan_side))
     for who, seats_held in holders.items():
         for m in inboxes.got.get(who, []):
