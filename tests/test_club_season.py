@@ -16,6 +16,7 @@ sides, every game verifies, and every player's mail holds only his own side's re
 from __future__ import annotations
 
 import email
+import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -106,7 +107,6 @@ class Club:
         self.tmp, self.home, self.imap, self.inboxes, self.smtp = tmp, tmp / "home", imap, inboxes, smtp
         self.n = 0
         self.seats: dict[tuple[str, str], Player] = {}  # (game, side) -> who holds it now
-        self.runs: list[str] = []
 
     # -- the moderator
     def cli(self, *args: str) -> Result:
@@ -120,9 +120,7 @@ class Club:
 
     def run(self, *extra: str) -> str:
         """`pbem run` as cron runs it: the club's IMAP mailbox in, the SMTP server out."""
-        out = self.ok("run", "--imap", self.imap.url(), "--smtp", self.smtp, "--from", CLUB, *extra)
-        self.runs.append(out)
-        return out
+        return self.ok("run", "--imap", self.imap.url(), "--smtp", self.smtp, "--from", CLUB, *extra)
 
     def status(self, game: str) -> dict[str, Any]:
         (s,) = json.loads(self.ok("status", "--game", game, "--json"))
@@ -194,14 +192,16 @@ class Club:
                     p = self.seats[(game, side)]
                     step, _mail = self.last_report(p, game)
                     assert step == s["step"], f"{p.name}'s last report of {game} is for step {step}, not {s['step']}"
-                    self.post(p, game, side, self.orders(game, side, hash((game, side, step)) & 0xFFFFFFFF))
+                    seed = int(hashlib.sha256(f"{game}/{side}/{step}".encode()).hexdigest()[:12], 16)
+                    self.post(p, game, side, self.orders(game, side, seed))
             out = self.run()
             assert "rejected" not in out, out
 
 
 def points(text: str) -> float:
     """Points as the standings write them: 1, ½, 1½."""
-    return float(text.replace("½", "")) + 0.5 if "½" in text and text != "½" else 0.5 if text == "½" else float(text)
+    whole = text.removesuffix("½")
+    return float(whole or 0) + (0.5 if whole != text else 0.0)
 
 
 def seated(club: Club, players: list[Player], round_number: int) -> tuple[dict[str, tuple[str, str, str]], list[str]]:
