@@ -432,15 +432,21 @@ class Store:
 
     def receive(self, raw: bytes, source: str = "", *, message: MessageKey | None = None) -> Receipt:
         """Store ``raw`` exactly as received (its own commit), then decide and report."""
-        return self.receive_many([(raw, source, message)])[0]
+        return self.receive_many([(raw, source, message)], raise_refused=True)[0]
 
-    def receive_many(self, items: Sequence[tuple[bytes, str, MessageKey | None]]) -> list[Receipt]:
+    def receive_many(self, items: Sequence[tuple[bytes, str, MessageKey | None]], *,
+                     raise_refused: bool = False) -> list[Receipt]:
         """Receive several submissions (raw bytes, source, mailbox message or None) in order:
         every raw submission and its message's identity in one commit, then one decision per
         submission, one render pass for all reports, one fsync. A message already stored
         (the same bytes, or the same Message-ID carrying the same signed orders) is not
         stored again: its receipt is the earlier one, marked ``again``. Work left unfinished
-        by an earlier process is finished on the way (decisions go lowest id first)."""
+        by an earlier process is finished on the way (decisions go lowest id first).
+
+        A password submission refused before it is stored (held back by the guessing throttle, or a
+        plain reply that cannot be read) gets a rejected receipt saying why, also when it is the only
+        one (a mailbox's message: it will never do better, so it must not be tried again and again);
+        ``raise_refused`` (one file, ``pbem submit``) raises the :class:`StoreError` instead."""
         now = self._now()
         # Password submissions are checked (scrypt) and stripped of their password before the write
         # lock is taken. One held back by the guessing throttle is refused alone: stored nowhere, and
@@ -450,7 +456,7 @@ class Store:
             try:
                 prepared.append(self._without_password(bytes(raw)))
             except StoreError as exc:
-                if len(items) == 1:
+                if raise_refused:
                     raise
                 prepared.append(exc)
         got: list[tuple[int, bool] | StoreError] = []
@@ -553,6 +559,11 @@ class Store:
             old.email, old.public_key, old.password_hash, old.fingerprint = (
                 new.email, new.public_key, new.password_hash, fingerprint)
             db.add(old)
+            # The substitute needs the position to play on: the side's latest report (the one its old
+            # player got) goes again, to the new address, with the next `pbem send`.
+            db.connection().exec_driver_sql(
+                "UPDATE outbox SET sent = NULL WHERE kind = 'report' AND recipient = ? AND step = "
+                "(SELECT MAX(step) FROM outbox WHERE kind = 'report' AND recipient = ?)", (side, side))
             db.flush()
             assert row.id is not None
             sid = row.id
@@ -761,6 +772,8 @@ class Store:
                 )
             ).all()
             for e in earlier:
+                if _is_away(e.orders):  # a declared absence is no orders: new orders leave it standing
+                    continue
                 e.verdict = Verdict.SUPERSEDED.value
                 e.related = row.id
                 e.reason = f"replaced by submission #{row.id}"

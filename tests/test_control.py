@@ -385,3 +385,86 @@ def test_away_until_a_date_moves_the_deadline_within_the_cap_and_the_opponent_is
         assert "Caesar is away until 2025-03-10" in (st.report("Pompey").body or "")
         assert st.status().deadline == "2025-03-08T18:00:00Z"  # the absence is over by the next deadline
         assert st.verify().ok
+
+
+def test_orders_sent_after_away_until_leave_the_absence_standing(tmp_path: Path) -> None:
+    """`away until DATE` and then the step's orders, in the same step: the orders do not replace the
+    absence (it is not orders), so the deadline stays moved for that step and the next ones."""
+    from datetime import datetime, timedelta
+
+    home = tmp_path / "home"
+    now = [datetime(2025, 3, 1, 12, 0, tzinfo=UTC)]
+    keys = make_game(home, "g", clock=lambda: now[0], deadline=timedelta(hours=72))
+    with Home(home, clock=lambda: now[0]).open("g") as st:
+        hands = st.adjudication().session.game.state.hands  # type: ignore[attr-defined]
+        assert st.receive(signed(keys, C, 1, "away until 2025-03-10")).verdict is Verdict.ACCEPTED
+        assert st.status().deadline == "2025-03-10T00:00:00Z"
+        r = st.receive(signed(keys, C, 1, f"discard {hands[C][0]}\nplay {hands[C][1]}"))
+        assert r.verdict is Verdict.ACCEPTED and r.related is None  # it replaced nothing
+        assert st.status().deadline == "2025-03-10T00:00:00Z" and st.status().received == ("Caesar",)
+        assert st.receive(signed(keys, P, 1, f"discard {hands[P][0]}\nplay {hands[P][1]}")).resolved
+        assert st.status().step == 2 and st.status().deadline == "2025-03-10T00:00:00Z"  # still away
+        assert st.verify().ok
+
+
+def test_a_substitute_is_mailed_the_position_he_takes_over(tmp_path: Path) -> None:
+    """After `pbem replace` the side's latest report goes again, to the substitute: without it he would
+    not know the position, nor that the open step waits for him."""
+    import email
+    from email import policy
+
+    home = tmp_path / "home"
+    keys = make_game(home, "g")
+    (tmp_path / "cato.pub").write_text(generate_keypair().public_text + "\n")
+    run = CliRunner()
+
+    def send(out: str) -> list[tuple[str, str]]:
+        r = run.invoke(main, ["--home", str(home), "send", "--from", "club@example.org", "--smtp", "127.0.0.1:1",
+                              "--dry-run", str(tmp_path / out)])
+        assert r.exit_code == 0, r.output
+        with Home(home).open("g") as st:  # a dry run marks nothing: mark what it wrote, as a server's acceptance would
+            st.mark_sent([r.id or 0 for r in st.outbox(kind=None, unsent=True)])
+        mails = [email.message_from_bytes(f.read_bytes(), policy=policy.default) for f in (tmp_path / out).rglob("*.eml")]
+        return sorted((str(m["To"]), str(m["Subject"])) for m in mails)
+
+    assert [to for to, _ in send("first")] == ["caesar@example.org", "pompey@example.org"]
+    with Home(home).open("g") as st:
+        st.receive(signed(keys, C, 1, "away until 2099-01-01"))  # something to render: no step resolves
+    assert send("nothing") == []
+    r = run.invoke(main, ["--home", str(home), "replace", "g", "--side", "Pompey", "--email", "cato@example.org",
+                          "--key", str(tmp_path / "cato.pub")])
+    assert r.exit_code == 0, r.output
+    assert send("again") == [("cato@example.org", "[g] step 1: Year 705 starts: discard 1 card and play 1 card")]
+    with Home(home).open("g") as st:
+        assert st.verify().ok
+
+
+def test_a_resignation_with_a_battle_pending_leaves_a_readable_finished_game(tmp_path: Path) -> None:
+    """Resigning (or a forfeit) between a move into an enemy's location and its battle: the finished
+    game keeps both sides there, and its file still loads (it was refused as inconsistent: every
+    command on the game failed, and the tournament could not record the result)."""
+    from pbem.core.rng import Rng
+    from pbem.games.caesar.rules.autoplay import random_orders
+
+    home = tmp_path / "home"
+    keys = make_game(home, "g")
+    rng = Rng(5)
+    with Home(home).open("g") as st:
+        for n in range(200):
+            session = st.adjudication().session  # type: ignore[attr-defined]
+            if session.game.contested_locations() and session.step().kind.value == "command":
+                break
+            step = session.step()
+            side = next(x for x in step.awaiting if x.value not in st.status().received)
+            assert st.receive(signed(keys, side, step.number, random_orders(session, side, rng), n=n)).verdict \
+                is Verdict.ACCEPTED
+        else:
+            pytest.fail("no battle pending at a command step in 200 submissions")
+        contested = session.game.contested_locations()
+        loser = session.step().awaiting[0]
+        assert st.receive(signed(keys, loser, session.step().number, "resign")).resolved
+    with Home(home).open("g") as st:
+        s = st.status()
+        assert s.over and s.result.startswith(f"{'Caesar' if loser is P else 'Pompey'} wins: {loser.value} resigned")
+        assert st.adjudication().session.game.contested_locations() == contested  # type: ignore[attr-defined]
+        assert st.verify().ok

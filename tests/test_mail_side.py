@@ -244,6 +244,25 @@ def test_a_plain_reply_with_a_password_plays(tmp_path: Path) -> None:
         assert st.verify().ok
 
 
+def test_a_plain_reply_that_cannot_be_read_is_refused_once_and_not_tried_again(tmp_path: Path) -> None:
+    """Alone in the mailbox as in a batch: refused with the reason, stored nowhere, never fed again
+    (before, a lone one was an error to try again at every run, and every `pbem run` exited 1)."""
+    home, mbox = tmp_path / "home", tmp_path / "in.mbox"
+    password_game(home)
+    box = mailbox.mbox(str(mbox))
+    box.add(reply_mail("play 3/2\npassword: open sesame", "stranger@x.example", "Re: [g] step 1: ...",
+                       sender="Someone <someone@elsewhere.example>"))
+    box.close()
+    first = read_inbox(Home(home), mbox=mbox)
+    (r,) = first.results
+    assert r.outcome == "delivered" and r.receipt is not None and r.receipt.verdict.value == "rejected"
+    assert r.line().startswith("g: rejected, not stored: a plain reply with a password that cannot be read")
+    assert "add a line 'side: NAME'" in r.line() and not first.failed
+    assert read_inbox(Home(home), mbox=mbox).counts()["already processed"] == 1
+    with Home(home).open("g") as st:
+        assert st.submissions() == []  # it holds a password: nothing of it is stored
+
+
 # ---- one mail per step that asks something -------------------------------------------------
 
 

@@ -79,6 +79,8 @@ class MessageResult:
             r = self.receipt
             return (f"{self.game}: received before as submission #{r.submission} ({r.verdict.value}); "
                     "nothing stored or answered again")
+        if self.outcome == DELIVERED and self.receipt is not None and not self.receipt.submission:
+            return f"{self.game}: {self.receipt.verdict.value}, not stored: {self.receipt.reason}"
         if self.outcome == DELIVERED and self.receipt is not None:
             r = self.receipt
             text = f"{self.game}: {r.side}, step {r.step}: {r.verdict.value} (submission #{r.submission})"
