@@ -32,10 +32,12 @@ from pbem.locale import translations
 if TYPE_CHECKING:  # pbem.store imports this module
     from pbem.tables import SubmissionRecord
 
-__all__ = ["MAIL_SOURCES", "REPLY", "forged_text", "other_game_text", "queue_reply", "reply_subject", "reply_text",
+__all__ = ["MAIL_SOURCES", "NOTICE", "REPLY", "forged_text", "other_game_text", "queue_reply", "reply_subject", "reply_text",
 ]
 
 REPLY = "reply"
+#: An outbox row that tells a player of something the other side did at once (an offer of a draw).
+NOTICE = "notice"
 #: Sources of submissions that came by email (``pbem inbox``): only these get a reply.
 MAIL_SOURCES = ("mbox:", "maildir:", "imap:", "imaps:")
 

@@ -66,6 +66,7 @@ from sqlmodel import SQLModel, create_engine, select
 from pbem import audit, bodies, moderator
 from pbem.audit import VerifyReport
 from pbem.bodies import DamagedBodyError
+from pbem.control import OFFER_DRAW, OFFER_STEPS, standing_offers
 from pbem.core.events import MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem, Summary, option_values
 from pbem.core.languages import requested_language
@@ -111,7 +112,7 @@ from pbem.envelope import (
 )
 from pbem.errors import EnvelopeError, PbemError
 from pbem.games import DEFAULT_GAME, find_game
-from pbem.replies import queue_reply
+from pbem.replies import NOTICE, queue_reply
 from pbem.tables import (  # noqa: F401 - the table classes stay importable from here
     READABLE_SCHEMAS,
     SCHEMA,
@@ -721,7 +722,8 @@ class Store:
             adj, snap = self._current(db)
             players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
             digests = self._accepted_digests(db)
-            out = decide(adj, self.game_id, players, row.raw, digests, row.password_check)
+            out = decide(adj, self.game_id, players, row.raw, digests, row.password_check,
+                         self._offers(db, snap.step))
             if out.detail:  # the adjudicator failed: the moderator gets the traceback, the player only the kind
                 _log.error("game %s, submission #%s: %s", self.game_id, row.id, out.detail.rstrip())
             self._store_outcome(db, row, out, snap, adj)
@@ -744,6 +746,8 @@ class Store:
                 db.add(row)
                 db.flush()
                 self._append_events(db, out.events, snap.step)
+            if out.orders == OFFER_DRAW and out.side != MODERATOR:  # the other side is told at once, by mail
+                self._queue_offer_notice(db, row, out, snap.step)
         elif out.verdict is Verdict.ACCEPTED:
             row.applied_step = snap.step
             row.orders = out.orders
@@ -774,6 +778,19 @@ class Store:
         queue_reply(db, self.game_id, row, out, snap.step, self._now(),  # by email only; same transaction
                     lambda raw: signer_elsewhere(self.path.parent, self.game_id, raw))
         _checkpoint("before-commit")
+
+    def _queue_offer_notice(self, db: DbSession, row: SubmissionRecord, out: Outcome, step: int) -> None:
+        """A mail to every other side telling of ``out``'s offer of a draw (outbox kind ``notice``): an
+        offer lapses after the next step, and a player may get no report before then (mail folding)."""
+        text = next((e.text for e in out.events if e.kind == "draw-offer"), "")
+        for p in db.exec(select(PlayerRecord)).all():
+            if p.side == out.side or not p.email:
+                continue
+            db.add(OutboxRecord(step=step, kind=NOTICE, recipient=p.side, email=p.email, format="text",
+                                subject=f"[{self.game_id}] step {step}: {out.side} offers a draw",
+                                body=(f"Game {self.game_id}, step {step}: {text}.\n"
+                                      "To play on, do nothing: send your orders as usual.\n"),
+                                created=self._now(), submission_id=row.id, language=p.language or "en"))
 
     def _record_resolution(
         self, db: DbSession, adj: Adjudication, events: Sequence[Event], cause: Cause, sid: int | None, resolved: int,
@@ -953,7 +970,7 @@ class Store:
             .where(SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step)
             .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
         ).all():
-            if p.password_check == moderator.CHECK or _is_away(p.orders):  # no orders for the game
+            if p.password_check == moderator.CHECK or _is_away(p.orders) or p.orders == OFFER_DRAW:  # not the game's
                 continue
             adj.submit(p.side or "", p.orders or "", p.digest or "")
         return adj, snap
@@ -1004,6 +1021,13 @@ class Store:
             cap = load_settings(self.path.parent).away_cap
             due = min(max(latest.values()), due + cap)
         return format_time(due)
+
+    def _offers(self, db: DbSession, open_step: int) -> dict[str, int]:
+        """The draw offers standing while ``open_step`` is open (pbem.control.standing_offers)."""
+        rows = db.exec(select(SubmissionRecord.side, SubmissionRecord.orders, SubmissionRecord.applied_step).where(
+            SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.orders == OFFER_DRAW,
+            SubmissionRecord.applied_step >= open_step - OFFER_STEPS).order_by(SubmissionRecord.id)).all()  # type: ignore[arg-type,operator]
+        return standing_offers(((side or "", orders or "", step or 0) for side, orders, step in rows), open_step)
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
         rows = db.exec(

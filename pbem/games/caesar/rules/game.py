@@ -165,7 +165,7 @@ class Game:
         if not 1 <= st.turn <= 5:
             out.append(f"turn {st.turn} is outside 1-5")
         all_cards = sorted(c.name for c in self.board.cards)
-        for loc in self.contested_locations():
+        for loc in self.contested_locations() if st.phase is not Phase.OVER else ():  # a game ended mid-battle
             outside = st.phase not in (Phase.COMMAND, Phase.BATTLE) or loc not in st.contests
             if outside and (st.phase is not Phase.BATTLE or loc != (st.battle.loc if st.battle else None)):
                 out.append(f"{loc} holds both sides outside a battle")
