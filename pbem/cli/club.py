@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.base import PbemGroup, _echo_json, _obj, _pairs, json_option, main
+from pbem.cli.base import PbemGroup, _echo_json, _obj, _pairs, json_option, main, progress_bar
 from pbem.cli.mail import MailboxChoice, _host_port, _mailbox_options
 
 
@@ -73,14 +73,16 @@ def run(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_pass
         return SmtpTransport(host, port, sender, starttls=starttls, user=user, password=password)
 
     echo: Callable[[str], None] = (lambda line: None) if as_json else click.echo
-    fetch = (lambda h: box.read(h, None if as_json else lambda r: click.echo(r.line()))) if box.given else None
     done = 0
     needs = False
     while True:
         started = time.monotonic()
         try:
-            result = run_once(home, fetch=fetch, transport=transport(), sender=sender, now=when,
-                              mark_sent=dry_run is None, echo=echo)
+            with progress_bar() as progress:  # on a terminal only (stderr): cron's mail stays the summary
+                fetch = (lambda h: box.read(h, None if as_json else lambda r: click.echo(r.line()),
+                                            progress=progress)) if box.given else None
+                result = run_once(home, fetch=fetch, transport=transport(), sender=sender, now=when,
+                                  mark_sent=dry_run is None, echo=echo, progress=progress)
         except RunBusy as exc:
             click.echo(str(exc))
         else:

@@ -52,7 +52,7 @@ from pbem.envelope import parse_submission
 from pbem.errors import EnvelopeError, PbemError
 from pbem.plainreply import plain_reply_game
 from pbem.store import Home, MessageKey, Receipt, _utcnow
-from pbem.transport.common import MailError, _printable, exclusive
+from pbem.transport.common import MailError, Progress, _printable, exclusive
 
 #: In the home folder: one JSON line per mailbox message already looked at.
 SEEN_FILE = "inbox-seen.jsonl"
@@ -220,7 +220,8 @@ def _remember(path: Path, records: Sequence[dict[str, Any]]) -> None:
 
 
 def read_inbox(home: Home, *, mbox: Path | None = None, maildir: Path | None = None, retry: bool = False,
-               on_result: Callable[[MessageResult], None] | None = None, jobs: int = 1) -> InboxRun:
+               on_result: Callable[[MessageResult], None] | None = None, jobs: int = 1,
+               progress: Progress | None = None) -> InboxRun:
     """Feed every message of the mailbox not handled before to the game it names.
 
     ``retry``: look again at messages that could not be delivered before (their game
@@ -244,7 +245,8 @@ def read_inbox(home: Home, *, mbox: Path | None = None, maildir: Path | None = N
                 if maildir is not None and key in files:
                     _mark_seen(maildir, files[key], colon)
 
-            return ingest(home, name, keys, box.get_bytes, mark=mark, retry=retry, on_result=on_result, jobs=jobs)
+            return ingest(home, name, keys, box.get_bytes, mark=mark, retry=retry, on_result=on_result, jobs=jobs,
+                          progress=progress)
         finally:
             box.close()
 
@@ -256,7 +258,8 @@ def _check_home(home: Home) -> None:
 
 def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], bytes], *,
            mark: Callable[[Any], None] | None = None, retry: bool = False, already: int = 0,
-           on_result: Callable[[MessageResult], None] | None = None, jobs: int = 1) -> InboxRun:
+           on_result: Callable[[MessageResult], None] | None = None, jobs: int = 1,
+           progress: Progress | None = None) -> InboxRun:
     """The one path from a mailbox to the games, for every kind of mailbox (the caller holds
     the inbox lock). ``keys`` in delivery order; ``fetch(key)`` gives a message's bytes exactly
     as stored (``KeyError``: it went away meanwhile); ``mark(key)`` marks a delivered message
@@ -267,13 +270,15 @@ def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], by
     one fsync; ``jobs`` worker processes for independent games); the game file records every
     message's identity with its submission, which is what makes a message count once. The
     home's :data:`SEEN_FILE` remembers handled messages too, as a fast pre-filter, before they
-    are marked in the mailbox."""
+    are marked in the mailbox. ``progress`` hears of each message read and each game fed."""
     run = InboxRun(name, messages=len(keys) + already, already=already)
     seen_path = home.path / SEEN_FILE
     seen = _load_seen(seen_path)
     games = set(home.games())
     todo: list[tuple[Any, bytes, MessageResult]] = []  # in mailbox order
-    for key in keys:
+    for i, key in enumerate(keys):
+        if progress is not None:
+            progress("reading mail", i, len(keys))
         try:
             raw = fetch(key)
         except KeyError:  # removed from the mailbox while we read it
@@ -290,7 +295,9 @@ def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], by
     for _key, raw, result in todo:
         if result.game is not None:
             by_game.setdefault(result.game, []).append((raw, result))
-    _deliver_all(home, by_game, name, jobs)
+    if progress is not None and keys:
+        progress("reading mail", len(keys), len(keys))
+    _deliver_all(home, by_game, name, jobs, progress)
     remember = []
     for _key, _raw, result in todo:
         run.results.append(result)
@@ -330,7 +337,7 @@ def _route(home: Home, games: set[str], raw: bytes, digest: str) -> MessageResul
 
 
 def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]]], mailbox_name: str,
-                 jobs: int) -> None:
+                 jobs: int, progress: Progress | None = None) -> None:
     """Give each game all its new messages at once (one open, one render pass, one fsync per
     game); with ``jobs`` > 1, games go to that many worker processes (forked: no start-up)."""
     batches: dict[str, list[tuple[bytes, str, MessageKey | None]]] = {}
@@ -349,9 +356,17 @@ def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]
         with ProcessPoolExecutor(max_workers=min(jobs, len(batches)),
                                  mp_context=multiprocessing.get_context("fork")) as pool:
             futures = {gid: pool.submit(_receive_game, home.path, gid, batch) for gid, batch in batches.items()}
-            outcome = {gid: f.result() for gid, f in futures.items()}
+            for i, (gid, f) in enumerate(futures.items()):
+                outcome[gid] = f.result()
+                if progress is not None:
+                    progress("feeding the games", i + 1, len(futures))
     else:
-        outcome = {gid: _receive_game(home.path, gid, batch, home) for gid, batch in batches.items()}
+        for i, (gid, batch) in enumerate(batches.items()):
+            if progress is not None:
+                progress("feeding the games", i, len(batches))
+            outcome[gid] = _receive_game(home.path, gid, batch, home)
+        if progress is not None and batches:
+            progress("feeding the games", len(batches), len(batches))
     for gid, items in by_game.items():
         got = outcome[gid]
         for i, (_raw, result) in enumerate(items):
