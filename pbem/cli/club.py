@@ -78,7 +78,7 @@ def run(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_pass
     while True:
         started = time.monotonic()
         try:
-            with progress_bar() as progress:  # on a terminal only (stderr): cron's mail stays the summary
+            with progress_bar(not as_json) as progress:  # on a terminal only (stderr): cron's mail stays the summary
                 fetch = (lambda h: box.read(h, None if as_json else lambda r: click.echo(r.line()),
                                             progress=progress)) if box.given else None
                 result = run_once(home, fetch=fetch, transport=transport(), sender=sender, now=when,

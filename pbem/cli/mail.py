@@ -129,7 +129,7 @@ def inbox(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_pa
     """
     box = MailboxChoice(mbox, maildir, imap_url, imap_password_file, imap_starttls, imap_cafile, retry)
     box.check()
-    with progress_bar() as progress:  # on a terminal only: stderr, nothing when piped or with --json
+    with progress_bar(not as_json) as progress:  # on a terminal only: stderr, nothing when piped or with --json
         run = box.read(_obj().open_home(), None if as_json else lambda r: click.echo(r.line()), jobs=jobs,
                        progress=progress)
     _computer_turns()
