@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pbem.decide import format_time
+from pbem.decide import format_time, parse_time
 from pbem.errors import PbemError
-from pbem.store import Home
+from pbem.store import Home, spread_absence
 from pbem.tournament import advance_all
 from pbem.transport.common import Progress
 from pbem.transport.inbox import InboxRun
@@ -128,6 +128,7 @@ def run_once(home: Home, *, fetch: Callable[[Home], InboxRun] | None, transport:
             except (PbemError, OSError) as exc:
                 run.attention.append(f"mail: {exc}")
         games = home.games()
+        absences: list[tuple[str, int, str, str]] = []
         for i, gid in enumerate(games):
             tell("deadlines", i, len(games))
             try:
@@ -135,9 +136,13 @@ def run_once(home: Home, *, fetch: Callable[[Home], InboxRun] | None, transport:
                     run.ticked[gid] = st.tick(when)
                     for line in run.ticked[gid]:
                         echo(f"{gid}: {line}")
+                    absences += [(gid, *a) for a in st.absences() if parse_time(a[2]) > when]
             except PbemError as exc:
                 run.attention.append(f"game {gid}: {exc}")
         tell("deadlines", len(games), len(games))
+        for gid, sid, side, until in absences:  # carried when it came; again here, should a crash have cut it short
+            for line in spread_absence(home, gid, sid, side, until):
+                echo(line)
         done, failed = advance_all(home)
         run.tournaments = done
         for line in done:

@@ -320,7 +320,7 @@ def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRec
     step = adj.step()
     if act.game != game_id:
         out.reason = f"the action is for game {act.game}, not {game_id}"
-    elif act.action in ("forfeit", "replace") and act.side not in players:
+    elif act.action in ("forfeit", "replace", "away") and act.side not in players:
         out.reason = f"{act.side!r} is not a side of this game; use {' or '.join(players)}"
     elif step.over:
         out.reason = "the game is over"
@@ -335,6 +335,15 @@ def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRec
                             {"action": act.action, "step": step.number, "seconds": act.by})]
         out.verdict = Verdict.ACCEPTED
         out.orders = f"extend {dur}"
+        out.adjudication = trial
+        return out
+    if act.action == "away":  # the player's absence, declared in another game of the home (pbem.store.spread_absence)
+        origin = (act.origin or "").partition("#")[0]
+        out.events = [Event("away", ALL, f"{act.side} is away until {act.until} (he said so in game {origin}): the "
+                            "deadlines wait for him, within the club's limit",
+                            {"side": act.side, "until": act.until, "origin": act.origin})]
+        out.verdict = Verdict.ACCEPTED
+        out.orders = f"away until {act.until}"
         out.adjudication = trial
         return out
     if act.action == "replace":  # the store changes the player's credentials in the same transaction

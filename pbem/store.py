@@ -487,11 +487,16 @@ class Store:
             self.sync()
         except StorageError as exc:
             raise exc.told(self._committed([g[0] for g in got if not isinstance(g, StoreError) and not g[1]])) from exc
+        new = {g[0] for g in got if not isinstance(g, StoreError) and not g[1]}
+        for sid, side, until in self.absences():  # an absence counts in all his running games of the home
+            if sid in new:
+                spread_absence(Home(self.path.parent, clock=self.clock), self.game_id, sid, side, until)
         return [Receipt(self.game_id, 0, Verdict.REJECTED, None, None, reason=str(g)) if isinstance(g, StoreError)
                 else replace(self.receipt(g[0]), again=g[1]) for g in got]
 
     def moderator_action(self, action: str, side: str = "", *, by: timedelta | None = None,
-                         substitute: PlayerSetup | None = None) -> Receipt:
+                         substitute: PlayerSetup | None = None, until: str | None = None,
+                         origin: str | None = None) -> Receipt:
         """Store a moderator action (``forfeit``, ``extend``, ``pause``, ``resume``, ``replace``) for the open
         step as a moderator submission (:mod:`pbem.moderator`), then decide and report it like any
         submission: the audit replays it. ``replace`` gives ``side`` to ``substitute`` (his email and
@@ -515,7 +520,9 @@ class Store:
             raise StoreError(f"game {self.game_id} is paused already; `pbem resume` it to run its deadlines again")
         if action == "resume" and not step.paused:
             raise StoreError(f"game {self.game_id} is not paused; nothing to resume")
-        raw = moderator.Action(action, self.game_id, side, step.step, seconds).to_bytes()
+        if action == "away" and (until is None or origin is None):
+            raise StoreError("away until when, declared where? (pbem.store.spread_absence gives both)")
+        raw = moderator.Action(action, self.game_id, side, step.step, seconds, until=until, origin=origin).to_bytes()
         with self._write() as db:
             row = SubmissionRecord(raw=raw, received=self._now(), source=moderator.SOURCE,
                                    password_check=moderator.CHECK)
@@ -1014,13 +1021,41 @@ class Store:
         for r in db.exec(select(SubmissionRecord).where(SubmissionRecord.verdict == Verdict.ACCEPTED.value)
                          .order_by(SubmissionRecord.id)).all():  # type: ignore[arg-type]
             if _is_away(r.orders):
-                latest[r.side or ""] = parse_time((r.orders or "")[len("away until "):])
-        if latest and max(latest.values()) > due:  # a player away: the deadline waits, within the home's cap
-            from pbem.settings import load as load_settings
-
-            cap = load_settings(self.path.parent).away_cap
-            due = min(max(latest.values()), due + cap)
+                who = r.side or ""
+                if r.password_check == moderator.CHECK:  # declared in another game (spread_absence)
+                    act = moderator.action_of(r.raw)
+                    who = act.side if act is not None else who
+                latest[who] = parse_time((r.orders or "")[len("away until "):])
+        if latest and max(latest.values()) > due:  # a player away: the deadline waits, within the cap
+            due = min(max(latest.values()), due + self.away_cap())
         return format_time(due)
+
+    def away_cap(self) -> timedelta:
+        """How far a player's absence may move a deadline: the tournament's cap for a game of a tournament
+        that sets one (``pbem tournament new --away-cap``), else the home's (``pbem config --away-cap``)."""
+        from pbem.settings import load as load_settings
+        from pbem.tournament import away_cap_of
+
+        cap = away_cap_of(self.path.parent, self.game_id)
+        return cap if cap is not None else load_settings(self.path.parent).away_cap
+
+    def absences(self) -> list[tuple[int, str, str]]:
+        """The players' own accepted ``away until`` declarations: (submission id, side, until), oldest first."""
+        with self._read() as db:
+            rows = db.exec(select(SubmissionRecord).where(
+                SubmissionRecord.verdict == Verdict.ACCEPTED.value,
+                SubmissionRecord.orders.like("away until %"))  # type: ignore[union-attr]
+                .order_by(SubmissionRecord.id)).all()  # type: ignore[arg-type]
+        return [(r.id or 0, r.side or "", (r.orders or "")[len("away until "):]) for r in rows
+                if r.password_check != moderator.CHECK]
+
+    def absence_origins(self) -> set[str]:
+        """The declarations of other games carried here already (their ``GAME#SUBMISSION``)."""
+        with self._read() as db:
+            rows = db.exec(select(SubmissionRecord.raw).where(
+                SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.password_check == moderator.CHECK,
+                SubmissionRecord.orders.like("away until %"))).all()  # type: ignore[union-attr]
+        return {a.origin for raw in rows if (a := moderator.action_of(raw)) is not None and a.origin}
 
     def _offers(self, db: DbSession, open_step: int) -> dict[str, int]:
         """The draw offers standing while ``open_step`` is open (pbem.control.standing_offers)."""
@@ -1327,6 +1362,38 @@ class Store:
                                 reports=len(outbox),
                                 problems=[f"the game file is damaged: the replay stopped at {type(exc).__name__}: "
                                           f"{str(exc)[:200]}"])
+
+
+def spread_absence(home: Home, game: str, sid: int, side: str, until: str) -> list[str]:
+    """Carry ``side``'s ``away until`` of ``game`` (its submission ``sid``) to every other running game of
+    ``home`` where the same player plays: a side registered with the same address (case ignored) or the
+    same public key. Each gets it as a moderator action (``away``, origin ``GAME#SID``): in its hash
+    chain, told to both sides, replayed by the audit. Done once per game (a game that has it already is
+    skipped), so running it again after a crash finishes the work. Returns a line per game changed."""
+    origin = f"{game}#{sid}"
+    try:
+        with home.open(game, recover=False) as st:
+            me = next((p for p in st.players() if p.side == side), None)
+    except (PbemError, OSError):
+        return []
+    if me is None or parse_time(until) <= home.clock():
+        return []
+    email = (me.email or "").casefold()
+    done: list[str] = []
+    for other in home.games():
+        if other == game:
+            continue
+        try:
+            with home.open(other) as st:
+                mine = [p.side for p in st.players()
+                        if (email and (p.email or "").casefold() == email) or (me.fingerprint and p.fingerprint == me.fingerprint)]
+                if not mine or st.status().over or origin in st.absence_origins():
+                    continue
+                st.moderator_action("away", mine[0], until=until, origin=origin)
+                done.append(f"{other}: {mine[0]} is away until {until} (declared in {game})")
+        except (PbemError, OSError):  # a damaged or busy game: the next `pbem run` tries again
+            continue
+    return done
 
 
 def _is_away(orders: str | None) -> bool:

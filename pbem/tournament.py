@@ -89,6 +89,7 @@ class TournamentRecord(SQLModel, table=True):
     system: str
     options: str = "{}"  # JSON, by the game's option names
     deadline_seconds: int | None = None
+    away_cap_seconds: int | None = None  # how far an absence may move a deadline of its games (None: the home's)
     seed: int | None = None  # None: every game's dice are keyed by its own secret; a number: practice games
     moderator_email: str = ""
     created: str
@@ -391,6 +392,10 @@ class Tournament:
                                   "create it with `pbem tournament new`")
         self._immediate = False
         self.engine = _engine(self.path, self)
+        with self._tx(True) as db:  # files made before the away cap get its column (null: the home's cap)
+            cols = {row[1] for row in db.connection().exec_driver_sql("PRAGMA table_info(tournament)")}
+            if cols and "away_cap_seconds" not in cols:
+                db.connection().exec_driver_sql("ALTER TABLE tournament ADD COLUMN away_cap_seconds INTEGER")
         with self._tx(False) as db:
             rec = db.exec(select(TournamentRecord)).first()
         if rec is None or rec.schema_version != SCHEMA:
@@ -399,7 +404,7 @@ class Tournament:
     @classmethod
     def create(cls, home: Home, name: str, *, fmt: str, rounds: int | None, system: str,
                options: Mapping[str, Any] | None = None, deadline: timedelta | None = None, seed: int | None = None,
-               moderator_email: str = "") -> Tournament:
+               moderator_email: str = "", away_cap: timedelta | None = None) -> Tournament:
         if not _NAME_RE.fullmatch(name):
             raise TournamentError(f"{name!r} is not a usable tournament name; use 1 to 60 letters, digits, '.', "
                                   "'_' or '-', starting with a letter or digit")
@@ -433,6 +438,7 @@ class Tournament:
                 db.add(TournamentRecord(name=name, format=fmt, rounds=rounds, system=game_system.name,
                                         options=json.dumps(values, sort_keys=True),
                                         deadline_seconds=int(deadline.total_seconds()) if deadline else None,
+                                        away_cap_seconds=int(away_cap.total_seconds()) if away_cap else None,
                                         seed=seed, moderator_email=moderator_email, created=format_time(home.clock())))
                 db.commit()
         finally:
@@ -780,6 +786,14 @@ class Tournament:
         return [f"{self.name}: {line}" for line in done]
 
     # -- showing
+    def set_away_cap(self, cap: timedelta | None) -> None:
+        """How far a player's ``away until DATE`` may move a deadline of this tournament's games (None: the
+        home's cap, ``pbem config --away-cap``); it applies at once, to the running games too."""
+        with self._tx(True) as db:
+            rec = db.exec(select(TournamentRecord)).one()
+            rec.away_cap_seconds = int(cap.total_seconds()) if cap else None
+            db.add(rec)
+
     def summary_line(self) -> str:
         rec = self.record()
         total = self.total_rounds()
@@ -838,6 +852,29 @@ class Tournament:
                 f"<th>W-D-L</th><th>byes</th></tr></thead><tbody>\n{body}</tbody></table>\n"
                 f"<p>Points: {e(SCORING)}. Tie-breaks, in order: {e('; then '.join(TIE_BREAKS))}.</p>\n"
                 f"<ul>\n{games}</ul>\n</body></html>\n")
+
+
+def away_cap_of(home: Path, game: str) -> timedelta | None:
+    """The absence cap of the tournament ``game`` belongs to (named ``NAME-r<round>-<table>`` and in its
+    pairings), or None when it belongs to none or its tournament sets none. Read with sqlite3 alone: it
+    is asked whenever a player's absence moves a deadline."""
+    import sqlite3
+
+    m = re.fullmatch(r"(.+)-r\d+-\d+", game)
+    path = home / FOLDER / f"{m.group(1)}.db" if m else None
+    if path is None or not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        try:
+            if db.execute("SELECT 1 FROM pairing WHERE game = ?", (game,)).fetchone() is None:
+                return None
+            row = db.execute("SELECT away_cap_seconds FROM tournament").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:  # a file of before the away cap (no column yet), or one being written: the home's
+        return None
+    return timedelta(seconds=row[0]) if row and row[0] else None
 
 
 def advance_all(home: Home) -> tuple[list[str], dict[str, str]]:

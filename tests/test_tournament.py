@@ -320,6 +320,7 @@ def test_the_readme_club_tournament_runs_as_written(tmp_path: Path) -> None:
         assert r.returncode == 0, f"{line}\n{r.stdout}\n{r.stderr}"
     with Tournament(Home(tmp_path / "home"), "spring") as t:
         assert [e.name for e in t.entrants()] == ["Ann", "Bob", "Cid", "Dan"]
+        assert t.record().away_cap_seconds == 10 * 86400  # --away-cap 10d
         games = [p.game for p in t.pairings(1)]
         assert games == ["spring-r1-1", "spring-r1-2"]
         assert all(m.sent is None for m in t.mail())  # a dry run marks nothing sent
