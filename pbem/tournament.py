@@ -51,6 +51,7 @@ from pbem.credentials import key_fingerprint
 from pbem.decide import format_duration, format_time
 from pbem.errors import PbemError
 from pbem.games import find_game
+from pbem.join import JoinError, JoinRequest
 from pbem.settings import default_deadline
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError, _check_email
 
@@ -138,15 +139,28 @@ class MailRecord(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     round: int
-    kind: str  # pairing | bye | standings
-    recipient: str  # a player
+    kind: str  # pairing | bye | standings | join
+    recipient: str  # a player (a refused join: the name it asked for)
     subject: str
     body: str
     created: str
     sent: str | None = None
+    address: str | None = None  # a join's answer: the address it came from (the player may not be registered)
 
 
-_TABLES = (TournamentRecord, EntrantRecord, RoundRecord, PairingRecord, MailRecord)
+class JoinMessageRecord(SQLModel, table=True):
+    """Each join mail taken (by the SHA-256 of its bytes): fed again, it is neither taken nor answered twice."""
+
+    __tablename__ = "join_message"
+
+    digest: str = Field(primary_key=True)
+    player: str
+    joined: bool
+    answer: str
+    received: str
+
+
+_TABLES = (TournamentRecord, EntrantRecord, RoundRecord, PairingRecord, MailRecord, JoinMessageRecord)
 
 
 # ---- pairing (pure) --------------------------------------------------------------------------------
@@ -392,10 +406,14 @@ class Tournament:
                                   "create it with `pbem tournament new`")
         self._immediate = False
         self.engine = _engine(self.path, self)
-        with self._tx(True) as db:  # files made before the away cap get its column (null: the home's cap)
-            cols = {row[1] for row in db.connection().exec_driver_sql("PRAGMA table_info(tournament)")}
-            if cols and "away_cap_seconds" not in cols:
-                db.connection().exec_driver_sql("ALTER TABLE tournament ADD COLUMN away_cap_seconds INTEGER")
+        with self._tx(True) as db:  # files made before the away cap and the joins by mail get their columns
+            conn = db.connection()
+            for table, column, kind in (("tournament", "away_cap_seconds", "INTEGER"),
+                                        ("tournament_mail", "address", "VARCHAR")):
+                cols = {row[1] for row in conn.exec_driver_sql(f"PRAGMA table_info({table})")}
+                if cols and column not in cols:
+                    conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+            JoinMessageRecord.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
         with self._tx(False) as db:
             rec = db.exec(select(TournamentRecord)).first()
         if rec is None or rec.schema_version != SCHEMA:
@@ -545,6 +563,56 @@ class Tournament:
                                 fingerprint=fingerprint, joined=self._now())
             db.add(row)
         return row
+
+    def join_by_mail(self, request: JoinRequest | JoinError, digest: str, sender: str) -> tuple[bool, str]:
+        """Take a join that came by mail (:func:`pbem.join.read_join`; ``digest``: the message's SHA-256)
+        and queue the answer to the address it came from (``sender``): a confirmation naming the player, his address
+        and credential, or a refusal naming what is wrong. Returns (joined, a line for the moderator).
+        The same message fed again is neither taken nor answered again."""
+        with self._tx(False) as db:
+            seen = db.get(JoinMessageRecord, digest)
+        if seen is not None:
+            return seen.joined, f"{self.name}: a join received before ({seen.answer}); nothing taken or answered again"
+        player = request.player if isinstance(request, JoinRequest) else ""
+        address = request.email if isinstance(request, JoinRequest) else sender
+        if isinstance(request, JoinError):
+            joined, why = False, str(request)
+        else:
+            try:
+                self._check_new_address(request.email)
+                password_hash = None
+                if request.password is not None:
+                    from pbem.credentials import hash_password
+
+                    password_hash = hash_password(request.password)
+                self.add_player(request.player, request.email, public_key=request.key, password_hash=password_hash)
+                joined, why = True, ""
+            except (TournamentError, PbemError) as exc:
+                joined, why = False, str(exc)
+        now = self._now()
+        if joined:
+            how = "your key " + key_fingerprint(request.key) if isinstance(request, JoinRequest) and request.key \
+                else "your password"
+            subject = f"[{self.name}] you joined as {player}"
+            body = (f"You joined tournament {self.name} as {player}, at {address}; your orders are checked "
+                    f"with {how}.\nYour pairing, side and first report come by mail when round 1 is paired.\n")
+            line = f"{self.name}: {player} joined by mail ({address}; {len(self.entrants())} players)"
+        else:
+            subject = f"[{self.name}] your join was refused"
+            body = f"Your request to join tournament {self.name} was refused: {why}.\nNothing was registered.\n"
+            line = f"{self.name}: join refused: {why}"
+        with self._tx(True) as db:
+            if db.get(JoinMessageRecord, digest) is None:
+                db.add(JoinMessageRecord(digest=digest, player=player, joined=joined, answer=line, received=now))
+                if address:  # no address to answer (an unreadable join): the moderator's line says why
+                    db.add(MailRecord(round=0, kind="join", recipient=player or address, address=address,
+                                      subject=subject, body=body, created=now))
+        return joined, line
+
+    def _check_new_address(self, email: str) -> None:
+        for e in self.entrants():
+            if e.email.lower() == email.lower():
+                raise TournamentError(f"{email} already plays in {self.name} as {e.name}; a player joins once")
 
     # -- results and standings
     def record_results(self) -> list[str]:

@@ -216,6 +216,28 @@ def tournament_add(name: str, player: str, email: str, key: Path | None, passwor
         click.echo(f"{player} joined {name} ({len(t.entrants())} players)")
 
 
+@tournament.command("join")
+@click.argument("name")
+@click.option("--player", "player", required=True, metavar="NAME", help="Your name, as the standings will show it.")
+@click.option("--email", required=True, help="Your address: send the block from it (pairings and reports go there).")
+@click.option("--key", "key_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Your private key (FILE.key from `pbem keygen`); the block carries its public half.")
+def tournament_join(name: str, player: str, email: str, key_file: Path) -> None:
+    """Print a signed request to join a tournament, to mail to the club.
+
+    A player runs it on his own machine (no game folder needed) and mails the block
+    from the address he gives; `pbem inbox` / `pbem run` at the club take it and
+    answer (welcome, or what is wrong). A password player instead mails the lines
+    `join NAME`, `name: ...` and `password: ...`.
+
+    \b
+    Example:
+        pbem tournament join spring --player Ann --email ann@example.org --key ann.key
+    """
+    from pbem.join import join_block
+
+    click.echo(join_block(name, player, email, key_file.read_bytes()), nl=False)
+
+
 @tournament.command("pair")
 @click.argument("name")
 def tournament_pair(name: str) -> None:

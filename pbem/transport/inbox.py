@@ -50,6 +50,7 @@ from typing import Any
 from pbem.decide import Verdict, format_time
 from pbem.envelope import parse_submission
 from pbem.errors import EnvelopeError, PbemError
+from pbem.join import looks_like_join, read_join
 from pbem.plainreply import plain_reply_game
 from pbem.store import Home, MessageKey, Receipt, _utcnow
 from pbem.transport.common import MailError, Progress, _printable, exclusive
@@ -73,8 +74,14 @@ class MessageResult:
     game: str | None = None
     receipt: Receipt | None = None
     reason: str = ""
+    tournament: str | None = None  # a join by mail (pbem.join): the tournament it asks to join
+    joined: bool | None = None  # a join taken: whether the player joined (False: refused, and told why)
+    join_line: str = ""
+    join: Any = field(default=None, repr=False)  # (request or error, the From address), until it is taken
 
     def line(self) -> str:
+        if self.tournament is not None and self.joined is not None:
+            return self.join_line
         if self.outcome == DELIVERED and self.receipt is not None and self.receipt.again:
             r = self.receipt
             return (f"{self.game}: received before as submission #{r.submission} ({r.verdict.value}); "
@@ -93,6 +100,8 @@ class MessageResult:
         out: dict[str, Any] = {"outcome": self.outcome, "message_id": self.message_id, "from": self.sender,
                                "subject": self.subject, "digest": self.digest, "game": self.game,
                                "reason": self.reason}
+        if self.tournament is not None:
+            out.update(tournament=self.tournament, joined=self.joined, join=self.join_line)
         if self.receipt is not None:
             out["receipt"] = self.receipt.to_json()
         return out
@@ -114,6 +123,10 @@ class InboxRun:
         for r in self.results:
             if r.outcome == DELIVERED and r.receipt and r.receipt.again:
                 out["already processed"] += 1
+                continue
+            if r.outcome == DELIVERED and r.joined is not None:
+                key = "joined" if r.joined else "join refused"
+                out[key] = out.get(key, 0) + 1
                 continue
             key = r.receipt.verdict.value if r.outcome == DELIVERED and r.receipt else r.outcome
             out[key] = out.get(key, 0) + 1
@@ -298,6 +311,9 @@ def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], by
     if progress is not None and keys:
         progress("reading mail", len(keys), len(keys))
     _deliver_all(home, by_game, name, jobs, progress)
+    for _key, _raw, result in todo:
+        if result.tournament is not None and result.join is not None:
+            _take_join(home, result)
     remember = []
     for _key, _raw, result in todo:
         run.results.append(result)
@@ -317,10 +333,35 @@ def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], by
     return run
 
 
+def _take_join(home: Home, result: MessageResult) -> None:
+    """Give a join by mail to its tournament, which answers it (:meth:`Tournament.join_by_mail`)."""
+    from pbem.tournament import Tournament
+
+    request, sender = result.join
+    try:
+        with Tournament(home, result.tournament or "") as t:
+            result.joined, result.join_line = t.join_by_mail(request, result.digest, sender)
+        result.outcome = DELIVERED
+    except (PbemError, OSError) as exc:
+        result.outcome, result.reason = FAILED, f"tournament {result.tournament}: {exc}"
+    result.join = None
+
+
 def _route(home: Home, games: set[str], raw: bytes, digest: str) -> MessageResult:
-    """Read the message's headers and find its game: ``game`` is set when it can be delivered."""
+    """Read the message's headers and find its game: ``game`` is set when it can be delivered; a join by
+    mail (:mod:`pbem.join`) gets ``tournament`` instead."""
     sender, subject, message_id = _headers(raw)
     result = MessageResult(digest, message_id, sender, subject, NOT_DELIVERED)
+    joining = read_join(raw) if looks_like_join(raw) else None
+    if joining is not None:
+        from pbem.tournament import tournament_names
+
+        name, request, address = joining
+        if name not in tournament_names(home):
+            result.reason = f"it asks to join tournament {name!r}, which is not in {home.path}"
+            return result
+        result.tournament, result.join = name, (request, address)
+        return result
     try:
         gid = parse_submission(raw).envelope.game
     except EnvelopeError as exc:

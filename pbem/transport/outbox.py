@@ -387,7 +387,8 @@ def _send_tournament_mail(home: Home, transport: Transport, sender: str, mark: b
             addresses = {e.name: e.email for e in t.entrants()}
             for row in t.mail(unsent=True):
                 res = SendResult(f"tournament {name}", row.round, row.kind, row.recipient,
-                                 _address(addresses.get(row.recipient, "")), [row.id or 0], "", unit="round")
+                                 _address(getattr(row, "address", None) or addresses.get(row.recipient, "")),
+                                 [row.id or 0], "", unit="round")
                 if not res.to:
                     res.status = "no address"
                 else:
