@@ -321,6 +321,8 @@ def test_the_readme_club_tournament_runs_as_written(tmp_path: Path) -> None:
     with Tournament(Home(tmp_path / "home"), "spring") as t:
         assert [e.name for e in t.entrants()] == ["Ann", "Bob", "Cid", "Dan"]
         assert t.record().away_cap_seconds == 10 * 86400  # --away-cap 10d
+        cid, dan = t.entrants()[2:]  # joined by mail: Cid's signed block carried his key, Dan a password
+        assert cid.public_key == (tmp_path / "cid.pub").read_text().strip() and dan.password_hash
         games = [p.game for p in t.pairings(1)]
         assert games == ["spring-r1-1", "spring-r1-2"]
         assert all(m.sent is None for m in t.mail())  # a dry run marks nothing sent
