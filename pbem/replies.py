@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pbem.control import OFFER_DRAW, OFFER_STEPS
 from pbem.decide import Outcome, Verdict
 from pbem.locale import translations
 
@@ -71,6 +72,9 @@ def reply_text(game: str, step: int, sid: int, out: Outcome, *, replaces: int | 
     head = _("Game %(game)s, step %(step)s, submission #%(sid)s: ") % {"game": game, "step": step, "sid": sid}
     line = _("line %(number)s")
     if out.verdict is Verdict.ACCEPTED:
+        if out.control and out.orders == OFFER_DRAW:  # the game goes on; the other side was told at once
+            return head + (f"your offer of a draw was received; the other side is told at once and may accept it "
+                           f"until step {step + OFFER_STEPS} is over. Your orders stand as they were.\n")
         if out.resolved_step is not None:
             text = head + _("your orders were accepted and resolved step %(step)s; your report follows.") % {
                 "step": step} + "\n"

@@ -172,3 +172,21 @@ def test_a_signed_offer_by_file_through_the_command_line(tmp_path: Path) -> None
     forged = sign_envelope(new_envelope("g", "Pompey", 1, "accept draw"), other.private_pem).to_json()
     with Home(home).open("g") as st:
         assert st.receive(forged.encode()).verdict is Verdict.REJECTED and not st.status().over
+
+
+def test_an_offer_by_mail_is_answered_and_the_other_side_gets_a_notice(tmp_path: Path) -> None:
+    import mailbox
+
+    home = tmp_path / "home"
+    keys = make_game(home, "g")
+    box = mailbox.Maildir(tmp_path / "mail")
+    armor = sign_envelope(new_envelope("g", "Caesar", 1, "offer draw"), keys[C].private_pem).to_armor()
+    box.add(f"From: caesar@example.org\nSubject: draw?\nMessage-ID: <o1@x>\n\n{armor}".encode())
+    out = CliRunner().invoke(main, ["--home", str(home), "inbox", "--maildir", str(tmp_path / "mail")])
+    assert out.exit_code == 0 and "g: Caesar, step 1: accepted (submission #1)" in out.output, out.output
+    with Home(home).open("g") as st:
+        (reply,) = st.outbox(kind="reply")
+        assert reply.recipient == "Caesar" and "your offer of a draw was received" in (reply.body or "")
+        assert "until step 2 is over" in (reply.body or "")
+        (notice,) = st.outbox(kind="notice")
+        assert notice.recipient == "Pompey" and notice.submission_id == reply.submission_id
