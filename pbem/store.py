@@ -772,6 +772,8 @@ class Store:
                 )
             ).all()
             for e in earlier:
+                if _is_away(e.orders) or e.orders == OFFER_DRAW:  # not orders for the game: they still stand
+                    continue
                 e.verdict = Verdict.SUPERSEDED.value
                 e.related = row.id
                 e.reason = f"replaced by submission #{row.id}"

@@ -190,3 +190,21 @@ def test_an_offer_by_mail_is_answered_and_the_other_side_gets_a_notice(tmp_path:
         assert "until step 2 is over" in (reply.body or "")
         (notice,) = st.outbox(kind="notice")
         assert notice.recipient == "Pompey" and notice.submission_id == reply.submission_id
+
+
+def test_orders_sent_after_an_offer_or_an_absence_leave_them_standing(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    home = tmp_path / "home"
+    now = [datetime(2025, 3, 1, 12, 0, tzinfo=UTC)]
+    keys = make_game(home, "g", clock=lambda: now[0], deadline=timedelta(hours=72))
+    with Home(home, clock=lambda: now[0]).open("g") as st:
+        cards = _cards(st)
+        assert st.receive(signed(keys, C, 1, "offer draw")).verdict is Verdict.ACCEPTED
+        assert st.receive(signed(keys, C, 1, "away until 2025-03-06")).verdict is Verdict.ACCEPTED
+        r = st.receive(signed(keys, C, 1, cards[C]))  # his orders supersede neither
+        assert r.verdict is Verdict.ACCEPTED and r.related is None
+        assert st.status().deadline == "2025-03-06T00:00:00Z"
+        assert st.receive(signed(keys, P, 1, "accept draw")).resolved
+        assert st.status().result.startswith("a draw: drawn by agreement")
+        assert st.verify().ok
