@@ -258,6 +258,7 @@ class Status:
     over: bool
     summary: Summary
     paused: bool = False  # by the moderator (pbem pause): no deadline runs
+    draw_offers: dict[str, int] = field(default_factory=dict)  # side -> the last step its standing offer holds for
 
     @property
     def result(self) -> str:
@@ -282,6 +283,7 @@ class Status:
             "overdue": self.overdue,
             "over": self.over,
             "paused": self.paused,
+            "draw_offers": dict(self.draw_offers),
             **self.summary.facts,
             "score": dict(self.summary.score),
             "winner": self.summary.winner,
@@ -1120,6 +1122,7 @@ class Store:
             adj, snap = self._current(db)
             due = self._deadline(db, snap)
             paused = self._paused(db)
+            offers = self._offers(db, snap.step)
         step = adj.step()
         now = now or self.clock()
         overdue = bool(due and not step.over and now >= parse_time(due))
@@ -1135,6 +1138,7 @@ class Store:
             over=step.over,
             summary=adj.summary(),
             paused=paused and not step.over,
+            draw_offers={} if step.over else {side: n + OFFER_STEPS for side, n in offers.items()},
         )
 
     def receipt(self, sid: int) -> Receipt:

@@ -71,13 +71,15 @@ def test_caesar_a_draw_is_offered_told_accepted_and_replayed(tmp_path: Path) -> 
         (notice,) = st.outbox(kind="notice")
         assert notice.recipient == "Pompey" and notice.email == "pompey@example.org" and "Caesar offers a draw" in (
             notice.body or "")
+        assert st.status().draw_offers == {"Caesar": 2} and st.status().to_json()["draw_offers"] == {"Caesar": 2}
         assert st.receive(signed(keys, P, 1, cards[P])).resolved  # the step resolves; the offer still stands
+        assert st.status().draw_offers == {"Caesar": 2}
         assert "Caesar offers a draw" in (st.report("Pompey").body or "")  # in his next report too
         step = st.status().step
         r = st.receive(signed(keys, P, step, "accept draw"))
         assert r.verdict is Verdict.ACCEPTED and r.resolved
         s = st.status()
-        assert s.over and s.summary.winner is None
+        assert s.over and s.summary.winner is None and s.draw_offers == {}
         assert s.result.startswith("a draw: drawn by agreement; score Caesar ")
         for side in ("Caesar", "Pompey", "moderator"):
             assert st.report(side).step == s.step and "drawn by agreement" in (st.report(side).body or "")
@@ -119,6 +121,7 @@ def test_an_offer_lapses_when_the_game_moves_past_the_next_step_and_two_offers_a
         orders = st.system.random_orders(st.adjudication(), waiting.value, 1)
         assert st.receive(signed(keys, waiting, 2, orders)).verdict is Verdict.ACCEPTED
         assert st.status().step > 2 and not st.status().over
+        assert st.status().draw_offers == {}  # lapsed
         late = st.receive(signed(keys, C, st.status().step, "accept draw"))
         assert late.verdict is Verdict.REJECTED and "no draw offer of Pompey stands" in late.errors[0]["message"]
         # a fresh offer by each side: the second one agrees
@@ -168,6 +171,8 @@ def test_a_signed_offer_by_file_through_the_command_line(tmp_path: Path) -> None
     f.write_text(sign_envelope(env, keys[C].private_pem).to_json())
     out = CliRunner().invoke(main, ["--home", str(home), "submit", str(f)])
     assert out.exit_code == 0 and "accepted" in out.output, out.output
+    out = CliRunner().invoke(main, ["--home", str(home), "status", "--game", "g"])
+    assert "  Caesar offers a draw (it stands until step 2 is over)" in out.output.splitlines()
     other = generate_keypair()  # a stranger's acceptance is not Pompey's
     forged = sign_envelope(new_envelope("g", "Pompey", 1, "accept draw"), other.private_pem).to_json()
     with Home(home).open("g") as st:
