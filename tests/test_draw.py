@@ -94,6 +94,10 @@ def test_caesar_a_draw_is_offered_told_accepted_and_replayed(tmp_path: Path) -> 
     assert out.exit_code == 0, out.output
     notices = sorted((tmp_path / "o").rglob("*notice-Pompey*"))
     assert len(notices) == 1 and "Subject: [g] step 1: Caesar offers a draw" in notices[0].read_text()
+    out = run.invoke(main, ["--home", str(home), "audit", "export", "g", "-o", str(tmp_path / "g.audit.json")])
+    assert out.exit_code == 0, out.output
+    out = run.invoke(main, ["audit", "check", str(tmp_path / "g.audit.json")])
+    assert out.exit_code == 0 and out.output.startswith("g: OK"), out.output
     # the offer is a stored submission: altered, the acceptance no longer replays
     db = sqlite3.connect(home / "g.db")
     sid, raw = db.execute("SELECT id, raw FROM submission WHERE orders = 'offer draw'").fetchone()
