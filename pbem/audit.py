@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pbem import moderator
+from pbem.control import OFFER_DRAW, standing_offers
 from pbem.core.events import Event
 from pbem.core.game import Adjudication, GameSystem
 from pbem.decide import (
@@ -185,6 +186,7 @@ class _Verifier:
         log.extend(Event.from_json(e) for e in opening)
         states[first] = snaps[first].session
         digests: dict[str, int] = {}
+        accepted: list[tuple[str, str, int]] = []  # the accepted draw offers: (side, orders, step)
         players, replaced = moderator.credentials_over_time(players, subs)  # pbem replace: who held each side when
         deadlines = sorted((s for s in snaps.values() if s.cause == Cause.DEADLINE.value), key=lambda s: s.step)
 
@@ -226,7 +228,8 @@ class _Verifier:
             if row.verdict == Verdict.RECEIVED.value:
                 continue
             step = adj.step().number
-            out = decide(adj, game.id, players, row.raw, digests, row.password_check)
+            offers = standing_offers(accepted, step)
+            out = decide(adj, game.id, players, row.raw, digests, row.password_check, offers)
             if row.id in replaced and out.verdict is Verdict.ACCEPTED:  # a substitute takes the side over
                 players = {**players, replaced[row.id].side: replaced[row.id]}
             if out.adjudication is not None:
@@ -252,6 +255,8 @@ class _Verifier:
                 return states, log
             if replay_ok:
                 digests[out.digest or ""] = row.id or 0
+                if out.orders == OFFER_DRAW:
+                    accepted.append((out.side or "", out.orders, step))
                 if row.orders != out.orders or row.applied_step != step:
                     self.fail(step, f"{where}: the stored orders or step differ from the replay")
                     return states, log

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pbem.decide import format_time
+from pbem.decide import format_time, parse_time
 from pbem.errors import PbemError
-from pbem.store import Home
+from pbem.store import Home, spread_absence
 from pbem.tournament import advance_all
+from pbem.transport.common import Progress
 from pbem.transport.inbox import InboxRun
 from pbem.transport.outbox import SendResult, Transport, send_outbox, send_tournament_mail
 
@@ -106,10 +107,15 @@ def run_lock(home: Home) -> Iterator[None]:
 
 def run_once(home: Home, *, fetch: Callable[[Home], InboxRun] | None, transport: Transport | None, sender: str,
              now: datetime | None = None, mark_sent: bool = True,
-             echo: Callable[[str], None] = lambda line: None) -> ClubRun:
+             echo: Callable[[str], None] = lambda line: None, progress: Progress | None = None) -> ClubRun:
     """One pass: fetch and ingest, tick, advance tournaments, send; under the home's run lock
     (raises :class:`RunBusy` when another pass holds it). A step that fails is noted in
-    ``attention`` and the later steps still run (mail that came in is still answered)."""
+    ``attention`` and the later steps still run (mail that came in is still answered).
+    ``progress`` hears of each game ticked and sent to (the mail's own progress is ``fetch``'s)."""
+    def tell(stage: str, done: int, total: int) -> None:
+        if progress is not None:
+            progress(stage, done, total)
+
     when = now or home.clock()
     run = ClubRun(format_time(when))
     with run_lock(home):
@@ -121,14 +127,22 @@ def run_once(home: Home, *, fetch: Callable[[Home], InboxRun] | None, transport:
                         run.attention.append(f"mail: {r.line()}")
             except (PbemError, OSError) as exc:
                 run.attention.append(f"mail: {exc}")
-        for gid in home.games():
+        games = home.games()
+        absences: list[tuple[str, int, str, str]] = []
+        for i, gid in enumerate(games):
+            tell("deadlines", i, len(games))
             try:
                 with home.open(gid) as st:
                     run.ticked[gid] = st.tick(when)
                     for line in run.ticked[gid]:
                         echo(f"{gid}: {line}")
+                    absences += [(gid, *a) for a in st.absences() if parse_time(a[2]) > when]
             except PbemError as exc:
                 run.attention.append(f"game {gid}: {exc}")
+        tell("deadlines", len(games), len(games))
+        for gid, sid, side, until in absences:  # carried when it came; again here, should a crash have cut it short
+            for line in spread_absence(home, gid, sid, side, until):
+                echo(line)
         done, failed = advance_all(home)
         run.tournaments = done
         for line in done:
@@ -137,7 +151,9 @@ def run_once(home: Home, *, fetch: Callable[[Home], InboxRun] | None, transport:
         if transport is not None:
             failure = ""
             try:
-                for gid in home.games():  # game by game: one damaged file does not keep the others' mail back
+                games = home.games()
+                for i, gid in enumerate(games):  # game by game: one damaged file does not keep the others' mail back
+                    tell("sending", i, len(games))
                     try:
                         results, failure = send_outbox(home, transport, sender, game=gid, mark=mark_sent)
                     except PbemError as exc:
@@ -147,6 +163,7 @@ def run_once(home: Home, *, fetch: Callable[[Home], InboxRun] | None, transport:
                     run.sent += results
                     if failure:
                         break
+                tell("sending", len(games), len(games))
                 if not failure:
                     results, failure = send_tournament_mail(home, transport, sender, mark=mark_sent)
                     run.sent += results

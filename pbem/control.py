@@ -1,4 +1,5 @@
-"""Control lines: what a side may send in any game, whatever step is open (``resign``).
+"""Control lines: what a side may send in any game, whatever step is open (``resign``, ``offer draw``,
+``accept draw``, ``away until DATE``).
 
 The core reads them before the rest of a submission goes to the game (:func:`pbem.decide.decide`),
 so every game system gets them alike; a game only provides
@@ -14,12 +15,19 @@ the game's deadlines to the end of the absence, within the cap the home sets (``
 submission (orders beside it would be meaningless), and it is accepted whatever step is open,
 also one that does not wait for that side; the envelope still names the open step, as every
 submission does, so an old signed ``resign`` cannot be replayed into a later step.
+
+``offer draw`` / ``accept draw``: a side offers a draw; the offer stands while the step it was made in
+and the step after it are open (:data:`OFFER_STEPS`), so it lapses when the game moves on past the
+next step (a side renews it by sending it again). While it stands the other side may send ``accept
+draw`` (or ``offer draw``: two offers make an agreement), and the game ends at once as a draw "by
+agreement". ``accept draw`` with no standing offer is refused. Which offers stand is computed from
+the accepted submissions (:func:`standing_offers`), by the store live and by the audit's replay alike.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -29,7 +37,12 @@ from pbem.core.orders import OrderProblem, SubmissionRejected
 
 RESIGN = "resign"
 AWAY = "away"
-CONTROL_LINES = (RESIGN,)
+OFFER_DRAW = "offer draw"
+ACCEPT_DRAW = "accept draw"
+CONTROL_LINES = (RESIGN, OFFER_DRAW, ACCEPT_DRAW)
+#: An offer of a draw stands while the step it was made in, or up to this many steps after it, is open.
+OFFER_STEPS = 1
+DRAW_HOW = "drawn by agreement"
 _AWAY_RE = re.compile(r"away until (\d{4}-\d{2}-\d{2})(?:[t ](\d{2}:\d{2})(?::\d{2})?z?)?")
 
 
@@ -80,17 +93,52 @@ def _away_until(n: int, line: str, norm: str) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def apply_control(adj: Adjudication, sides: Sequence[str], side: str, control: Control) -> list[Event]:
-    """Carry out ``control`` for ``side`` on ``adj`` (changed in place); its events.
-    Raises :class:`SubmissionRejected` when it cannot be done now (the game is over)."""
+def standing_offers(accepted: Iterable[tuple[str, str, int]], open_step: int) -> dict[str, int]:
+    """The draw offers that stand while step ``open_step`` is open: side -> the step the side's latest
+    offer was made in. ``accepted`` lists the accepted submissions as (side, stored orders, the step
+    open when it was accepted), in the order they were received."""
+    out: dict[str, int] = {}
+    for side, orders, step in accepted:
+        if orders == OFFER_DRAW and step + OFFER_STEPS >= open_step:
+            out[side] = step
+    return out
+
+
+def offer_text(side: str, other: str, step: int) -> str:
+    """The event's text (and the opponent's notice) for ``side``'s offer made while ``step`` was open."""
+    return (f"{side} offers a draw: {other} may accept it by sending `accept draw` alone in a submission "
+            f"until step {step + OFFER_STEPS} is over (after that the offer lapses)")
+
+
+def apply_control(adj: Adjudication, sides: Sequence[str], side: str, control: Control,
+                  offers: Mapping[str, int] | None = None) -> list[Event]:
+    """Carry out ``control`` for ``side`` on ``adj`` (changed in place); its events. ``offers``: the draw
+    offers standing now (:func:`standing_offers`). Raises :class:`SubmissionRejected` when it cannot be
+    done now (the game is over; ``accept draw`` with no offer of the other side standing)."""
     if adj.step().over:
         raise SubmissionRejected([OrderProblem(control.lineno, control.word, f"the game is over; `{control.word}` "
                                                                              "changes nothing now")])
+    others = [s for s in sides if s != side]
+    theirs = sorted(o for o in others if o in (offers or {}))
+    if control.word in (OFFER_DRAW, ACCEPT_DRAW):
+        if theirs:  # an offer of the other side stands: agreed (an offer answering an offer agrees too)
+            return [Event("draw-agreed", ALL, f"{side} accepts the draw {theirs[0]} offered",
+                          {"side": side, "offered_by": theirs[0]}),
+                    *adj.conclude(None, DRAW_HOW)]
+        if control.word == ACCEPT_DRAW:
+            who = " or ".join(others) or "the other side"
+            raise SubmissionRejected([OrderProblem(
+                control.lineno, control.word,
+                f"no draw offer of {who} stands, so there is nothing to accept (an offer lapses when the game "
+                f"moves on past the step after the one it was made in); send `{OFFER_DRAW}` to offer a draw "
+                "yourself")])
+        step = adj.step().number
+        return [Event("draw-offer", ALL, offer_text(side, " or ".join(others) or "the other side", step),
+                      {"side": side, "step": step, "until_step": step + OFFER_STEPS})]
     if control.word == AWAY:
         return [Event("away", ALL, f"{side} is away until {control.until}: the deadlines wait for him, within "
                       "the club's limit", {"side": side, "until": control.until})]
     if control.word == RESIGN:
-        others = [s for s in sides if s != side]
         winner = others[0] if len(others) == 1 else None
         return [Event("resign", ALL, f"{side} resigns", {"side": side}),
                 *adj.conclude(winner, f"{side} resigned")]

@@ -27,13 +27,13 @@ import hashlib
 import json
 import re
 import traceback
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pbem import moderator
-from pbem.control import AWAY, apply_control, find_control
+from pbem.control import AWAY, OFFER_DRAW, apply_control, find_control
 from pbem.core.events import ALL, MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem
 from pbem.core.orders import SubmissionRejected
@@ -221,7 +221,7 @@ class Outcome:
     resolved_step: int | None = None  # the step this acceptance resolved
     detail: str = ""  # for the moderator only (an adjudicator failure's traceback); never stored or sent
     unverified: bool = False  # the credential check failed: the sender may not be the side it names
-    control: bool = False  # accepted, but not orders for the game (away until DATE): supersedes nothing
+    control: bool = False  # accepted, but not orders for the game (away until DATE, offer draw): supersedes nothing
 
 
 def decide(
@@ -231,10 +231,12 @@ def decide(
     raw: bytes,
     accepted_digests: dict[str, int],
     password_check: str | None = None,
+    offers: Mapping[str, int] | None = None,
 ) -> Outcome:
     """Decide a submission against ``adj``, which is never changed: the orders are tried on a copy,
     which the outcome carries (``adjudication``) when they are accepted. A password-mode submission
-    is stored without its password: ``password_check`` says whether it matched."""
+    is stored without its password: ``password_check`` says whether it matched. ``offers``: the draw
+    offers standing now, side -> step (:func:`pbem.control.standing_offers`)."""
     if password_check == moderator.CHECK:  # written only by Store.moderator_action (pbem.moderator)
         return _decide_action(adj, game_id, players, raw)
     try:
@@ -277,10 +279,11 @@ def decide(
     try:
         control = find_control(env.orders)  # resign: read by the core, whatever the game (pbem.control)
         if control is not None:
-            out.events = apply_control(trial, list(players), side, control)
+            out.events = apply_control(trial, list(players), side, control, offers)
             warnings = []
             text = f"away until {control.until}" if control.until else control.word  # stored in one spelling
-            out.control = control.word == AWAY  # changes nothing in the game: no orders are superseded
+            # away, or an offer of a draw that stands: nothing changes in the game, no orders are superseded
+            out.control = control.word == AWAY or (control.word == OFFER_DRAW and not trial.step().over)
         else:
             trial.check(side, text)
             warnings = trial.warnings(side, text)
@@ -317,7 +320,7 @@ def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRec
     step = adj.step()
     if act.game != game_id:
         out.reason = f"the action is for game {act.game}, not {game_id}"
-    elif act.action in ("forfeit", "replace") and act.side not in players:
+    elif act.action in ("forfeit", "replace", "away") and act.side not in players:
         out.reason = f"{act.side!r} is not a side of this game; use {' or '.join(players)}"
     elif step.over:
         out.reason = "the game is over"
@@ -332,6 +335,15 @@ def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRec
                             {"action": act.action, "step": step.number, "seconds": act.by})]
         out.verdict = Verdict.ACCEPTED
         out.orders = f"extend {dur}"
+        out.adjudication = trial
+        return out
+    if act.action == "away":  # the player's absence, declared in another game of the home (pbem.store.spread_absence)
+        origin = (act.origin or "").partition("#")[0]
+        out.events = [Event("away", ALL, f"{act.side} is away until {act.until} (he said so in game {origin}): the "
+                            "deadlines wait for him, within the club's limit",
+                            {"side": act.side, "until": act.until, "origin": act.origin})]
+        out.verdict = Verdict.ACCEPTED
+        out.orders = f"away until {act.until}"
         out.adjudication = trial
         return out
     if act.action == "replace":  # the store changes the player's credentials in the same transaction

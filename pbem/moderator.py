@@ -19,8 +19,11 @@ accepted extensions of the step are added to it). ``pause``: no deadline runs un
 gives the open step a whole deadline from the moment it was stored. ``replace``: a substitute takes the
 side over: ``key`` is his public key (null: a password, whose hash is stored only in the player table,
 never here) and ``old_key`` the previous player's (null: he had a password), so the audit knows which
-credential every earlier submission was checked against. ``step`` is the step open when the
-moderator acted (a stale action is refused, as a stale submission is).
+credential every earlier submission was checked against. ``away``: the player of ``side`` declared
+``away until`` ``until`` in another game of the home (``origin``: ``GAME#SUBMISSION``), which
+:func:`pbem.store.spread_absence` carries to his other running games: the deadlines wait as for his own
+declaration, and both sides are told. ``step`` is the step open when the moderator acted (a stale action
+is refused, as a stale submission is).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from pbem.errors import PbemError
 FORMAT = "pbem-moderator 1"
 SOURCE = "moderator"  # the source of every moderator submission
 CHECK = "moderator"  # its password_check value: how it was authenticated (by the moderator's own command)
-ACTIONS = ("forfeit", "extend", "pause", "resume", "replace")
+ACTIONS = ("forfeit", "extend", "pause", "resume", "replace", "away")
 REPLACED = "(replaced)"  # the audit's stand-in for a password hash it does not have (never a real one)
 
 
@@ -52,6 +55,8 @@ class Action:
     by: int | None = None  # extend: seconds
     key: str | None = None  # replace: the substitute's public key (None: a password)
     old_key: str | None = None  # replace: the previous player's public key (None: a password)
+    until: str | None = None  # away: the end of the absence, 2025-03-10T00:00:00Z
+    origin: str | None = None  # away: where the player declared it, GAME#SUBMISSION
 
     def to_bytes(self) -> bytes:
         data: dict[str, Any] = {"action": self.action, "format": FORMAT, "game": self.game, "side": self.side,
@@ -60,6 +65,8 @@ class Action:
             data["by"] = self.by
         if self.action == "replace":
             data["key"], data["old_key"] = self.key, self.old_key
+        if self.action == "away":
+            data["until"], data["origin"] = self.until, self.origin
         return json.dumps(data, sort_keys=True, separators=(",", ":")).encode("utf-8")
 
 
@@ -77,7 +84,11 @@ def read_action(raw: bytes) -> Action:
     key, old_key = data.get("key"), data.get("old_key")
     if not all(k is None or isinstance(k, str) for k in (key, old_key)):
         raise ActionError(f"the moderator action is damaged: {data!r}")
-    return Action(action, game, side, step, by, key, old_key)
+    until, origin = data.get("until"), data.get("origin")
+    if action == "away" and not (isinstance(until, str) and isinstance(origin, str)):
+        raise ActionError(f"the moderator action is damaged: {data!r}")
+    return Action(action, game, side, step, by, key, old_key, until if action == "away" else None,
+                  origin if action == "away" else None)
 
 
 def credentials_over_time(players: Mapping[str, Any], subs: Sequence[Any]) -> tuple[dict[str, Any], dict[int, Any]]:

@@ -26,16 +26,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pbem.control import OFFER_DRAW, OFFER_STEPS
 from pbem.decide import Outcome, Verdict
 from pbem.locale import translations
 
 if TYPE_CHECKING:  # pbem.store imports this module
     from pbem.tables import SubmissionRecord
 
-__all__ = ["MAIL_SOURCES", "REPLY", "forged_text", "other_game_text", "queue_reply", "reply_subject", "reply_text",
+__all__ = ["MAIL_SOURCES", "NOTICE", "REPLY", "forged_text", "other_game_text", "queue_reply", "reply_subject", "reply_text",
 ]
 
 REPLY = "reply"
+#: An outbox row that tells a player of something the other side did at once (an offer of a draw).
+NOTICE = "notice"
 #: Sources of submissions that came by email (``pbem inbox``): only these get a reply.
 MAIL_SOURCES = ("mbox:", "maildir:", "imap:", "imaps:")
 
@@ -69,6 +72,9 @@ def reply_text(game: str, step: int, sid: int, out: Outcome, *, replaces: int | 
     head = _("Game %(game)s, step %(step)s, submission #%(sid)s: ") % {"game": game, "step": step, "sid": sid}
     line = _("line %(number)s")
     if out.verdict is Verdict.ACCEPTED:
+        if out.control and out.orders == OFFER_DRAW:  # the game goes on; the other side was told at once
+            return head + (f"your offer of a draw was received; the other side is told at once and may accept it "
+                           f"until step {step + OFFER_STEPS} is over. Your orders stand as they were.\n")
         if out.resolved_step is not None:
             text = head + _("your orders were accepted and resolved step %(step)s; your report follows.") % {
                 "step": step} + "\n"

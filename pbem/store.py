@@ -66,6 +66,7 @@ from sqlmodel import SQLModel, create_engine, select
 from pbem import audit, bodies, moderator
 from pbem.audit import VerifyReport
 from pbem.bodies import DamagedBodyError
+from pbem.control import OFFER_DRAW, OFFER_STEPS, standing_offers
 from pbem.core.events import MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem, Summary, option_values
 from pbem.core.languages import requested_language
@@ -111,7 +112,7 @@ from pbem.envelope import (
 )
 from pbem.errors import EnvelopeError, PbemError
 from pbem.games import DEFAULT_GAME, find_game
-from pbem.replies import queue_reply
+from pbem.replies import NOTICE, queue_reply
 from pbem.tables import (  # noqa: F401 - the table classes stay importable from here
     READABLE_SCHEMAS,
     SCHEMA,
@@ -257,6 +258,7 @@ class Status:
     over: bool
     summary: Summary
     paused: bool = False  # by the moderator (pbem pause): no deadline runs
+    draw_offers: dict[str, int] = field(default_factory=dict)  # side -> the last step its standing offer holds for
 
     @property
     def result(self) -> str:
@@ -281,6 +283,7 @@ class Status:
             "overdue": self.overdue,
             "over": self.over,
             "paused": self.paused,
+            "draw_offers": dict(self.draw_offers),
             **self.summary.facts,
             "score": dict(self.summary.score),
             "winner": self.summary.winner,
@@ -492,11 +495,16 @@ class Store:
             self.sync()
         except StorageError as exc:
             raise exc.told(self._committed([g[0] for g in got if not isinstance(g, StoreError) and not g[1]])) from exc
+        new = {g[0] for g in got if not isinstance(g, StoreError) and not g[1]}
+        for sid, side, until in self.absences():  # an absence counts in all his running games of the home
+            if sid in new:
+                spread_absence(Home(self.path.parent, clock=self.clock), self.game_id, sid, side, until)
         return [Receipt(self.game_id, 0, Verdict.REJECTED, None, None, reason=str(g)) if isinstance(g, StoreError)
                 else replace(self.receipt(g[0]), again=g[1]) for g in got]
 
     def moderator_action(self, action: str, side: str = "", *, by: timedelta | None = None,
-                         substitute: PlayerSetup | None = None) -> Receipt:
+                         substitute: PlayerSetup | None = None, until: str | None = None,
+                         origin: str | None = None) -> Receipt:
         """Store a moderator action (``forfeit``, ``extend``, ``pause``, ``resume``, ``replace``) for the open
         step as a moderator submission (:mod:`pbem.moderator`), then decide and report it like any
         submission: the audit replays it. ``replace`` gives ``side`` to ``substitute`` (his email and
@@ -520,7 +528,9 @@ class Store:
             raise StoreError(f"game {self.game_id} is paused already; `pbem resume` it to run its deadlines again")
         if action == "resume" and not step.paused:
             raise StoreError(f"game {self.game_id} is not paused; nothing to resume")
-        raw = moderator.Action(action, self.game_id, side, step.step, seconds).to_bytes()
+        if action == "away" and (until is None or origin is None):
+            raise StoreError("away until when, declared where? (pbem.store.spread_absence gives both)")
+        raw = moderator.Action(action, self.game_id, side, step.step, seconds, until=until, origin=origin).to_bytes()
         with self._write() as db:
             row = SubmissionRecord(raw=raw, received=self._now(), source=moderator.SOURCE,
                                    password_check=moderator.CHECK)
@@ -732,7 +742,8 @@ class Store:
             adj, snap = self._current(db)
             players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
             digests = self._accepted_digests(db)
-            out = decide(adj, self.game_id, players, row.raw, digests, row.password_check)
+            out = decide(adj, self.game_id, players, row.raw, digests, row.password_check,
+                         self._offers(db, snap.step))
             if out.detail:  # the adjudicator failed: the moderator gets the traceback, the player only the kind
                 _log.error("game %s, submission #%s: %s", self.game_id, row.id, out.detail.rstrip())
             self._store_outcome(db, row, out, snap, adj)
@@ -755,6 +766,8 @@ class Store:
                 db.add(row)
                 db.flush()
                 self._append_events(db, out.events, snap.step)
+            if out.orders == OFFER_DRAW and out.side != MODERATOR:  # the other side is told at once, by mail
+                self._queue_offer_notice(db, row, out, snap.step)
         elif out.verdict is Verdict.ACCEPTED:
             row.applied_step = snap.step
             row.orders = out.orders
@@ -772,7 +785,7 @@ class Store:
                 )
             ).all()
             for e in earlier:
-                if _is_away(e.orders):  # a declared absence is no orders: new orders leave it standing
+                if _is_away(e.orders) or e.orders == OFFER_DRAW:  # not orders for the game: they still stand
                     continue
                 e.verdict = Verdict.SUPERSEDED.value
                 e.related = row.id
@@ -787,6 +800,19 @@ class Store:
         queue_reply(db, self.game_id, row, out, snap.step, self._now(),  # by email only; same transaction
                     lambda raw: signer_elsewhere(self.path.parent, self.game_id, raw))
         _checkpoint("before-commit")
+
+    def _queue_offer_notice(self, db: DbSession, row: SubmissionRecord, out: Outcome, step: int) -> None:
+        """A mail to every other side telling of ``out``'s offer of a draw (outbox kind ``notice``): an
+        offer lapses after the next step, and a player may get no report before then (mail folding)."""
+        text = next((e.text for e in out.events if e.kind == "draw-offer"), "")
+        for p in db.exec(select(PlayerRecord)).all():
+            if p.side == out.side or not p.email:
+                continue
+            db.add(OutboxRecord(step=step, kind=NOTICE, recipient=p.side, email=p.email, format="text",
+                                subject=f"[{self.game_id}] step {step}: {out.side} offers a draw",
+                                body=(f"Game {self.game_id}, step {step}: {text}.\n"
+                                      "To play on, do nothing: send your orders as usual.\n"),
+                                created=self._now(), submission_id=row.id, language=p.language or "en"))
 
     def _record_resolution(
         self, db: DbSession, adj: Adjudication, events: Sequence[Event], cause: Cause, sid: int | None, resolved: int,
@@ -966,7 +992,7 @@ class Store:
             .where(SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step)
             .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
         ).all():
-            if p.password_check == moderator.CHECK or _is_away(p.orders):  # no orders for the game
+            if p.password_check == moderator.CHECK or _is_away(p.orders) or p.orders == OFFER_DRAW:  # not the game's
                 continue
             adj.submit(p.side or "", p.orders or "", p.digest or "")
         return adj, snap
@@ -1010,13 +1036,48 @@ class Store:
         for r in db.exec(select(SubmissionRecord).where(SubmissionRecord.verdict == Verdict.ACCEPTED.value)
                          .order_by(SubmissionRecord.id)).all():  # type: ignore[arg-type]
             if _is_away(r.orders):
-                latest[r.side or ""] = parse_time((r.orders or "")[len("away until "):])
-        if latest and max(latest.values()) > due:  # a player away: the deadline waits, within the home's cap
-            from pbem.settings import load as load_settings
-
-            cap = load_settings(self.path.parent).away_cap
-            due = min(max(latest.values()), due + cap)
+                who = r.side or ""
+                if r.password_check == moderator.CHECK:  # declared in another game (spread_absence)
+                    act = moderator.action_of(r.raw)
+                    who = act.side if act is not None else who
+                latest[who] = parse_time((r.orders or "")[len("away until "):])
+        if latest and max(latest.values()) > due:  # a player away: the deadline waits, within the cap
+            due = min(max(latest.values()), due + self.away_cap())
         return format_time(due)
+
+    def away_cap(self) -> timedelta:
+        """How far a player's absence may move a deadline: the tournament's cap for a game of a tournament
+        that sets one (``pbem tournament new --away-cap``), else the home's (``pbem config --away-cap``)."""
+        from pbem.settings import load as load_settings
+        from pbem.tournament import away_cap_of
+
+        cap = away_cap_of(self.path.parent, self.game_id)
+        return cap if cap is not None else load_settings(self.path.parent).away_cap
+
+    def absences(self) -> list[tuple[int, str, str]]:
+        """The players' own accepted ``away until`` declarations: (submission id, side, until), oldest first."""
+        with self._read() as db:
+            rows = db.exec(select(SubmissionRecord).where(
+                SubmissionRecord.verdict == Verdict.ACCEPTED.value,
+                SubmissionRecord.orders.like("away until %"))  # type: ignore[union-attr]
+                .order_by(SubmissionRecord.id)).all()  # type: ignore[arg-type]
+        return [(r.id or 0, r.side or "", (r.orders or "")[len("away until "):]) for r in rows
+                if r.password_check != moderator.CHECK]
+
+    def absence_origins(self) -> set[str]:
+        """The declarations of other games carried here already (their ``GAME#SUBMISSION``)."""
+        with self._read() as db:
+            rows = db.exec(select(SubmissionRecord.raw).where(
+                SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.password_check == moderator.CHECK,
+                SubmissionRecord.orders.like("away until %"))).all()  # type: ignore[union-attr]
+        return {a.origin for raw in rows if (a := moderator.action_of(raw)) is not None and a.origin}
+
+    def _offers(self, db: DbSession, open_step: int) -> dict[str, int]:
+        """The draw offers standing while ``open_step`` is open (pbem.control.standing_offers)."""
+        rows = db.exec(select(SubmissionRecord.side, SubmissionRecord.orders, SubmissionRecord.applied_step).where(
+            SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.orders == OFFER_DRAW,
+            SubmissionRecord.applied_step >= open_step - OFFER_STEPS).order_by(SubmissionRecord.id)).all()  # type: ignore[arg-type,operator]
+        return standing_offers(((side or "", orders or "", step or 0) for side, orders, step in rows), open_step)
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
         rows = db.exec(
@@ -1072,6 +1133,7 @@ class Store:
             adj, snap = self._current(db)
             due = self._deadline(db, snap)
             paused = self._paused(db)
+            offers = self._offers(db, snap.step)
         step = adj.step()
         now = now or self.clock()
         overdue = bool(due and not step.over and now >= parse_time(due))
@@ -1087,6 +1149,7 @@ class Store:
             over=step.over,
             summary=adj.summary(),
             paused=paused and not step.over,
+            draw_offers={} if step.over else {side: n + OFFER_STEPS for side, n in offers.items()},
         )
 
     def receipt(self, sid: int) -> Receipt:
@@ -1316,6 +1379,38 @@ class Store:
                                 reports=len(outbox),
                                 problems=[f"the game file is damaged: the replay stopped at {type(exc).__name__}: "
                                           f"{str(exc)[:200]}"])
+
+
+def spread_absence(home: Home, game: str, sid: int, side: str, until: str) -> list[str]:
+    """Carry ``side``'s ``away until`` of ``game`` (its submission ``sid``) to every other running game of
+    ``home`` where the same player plays: a side registered with the same address (case ignored) or the
+    same public key. Each gets it as a moderator action (``away``, origin ``GAME#SID``): in its hash
+    chain, told to both sides, replayed by the audit. Done once per game (a game that has it already is
+    skipped), so running it again after a crash finishes the work. Returns a line per game changed."""
+    origin = f"{game}#{sid}"
+    try:
+        with home.open(game, recover=False) as st:
+            me = next((p for p in st.players() if p.side == side), None)
+    except (PbemError, OSError):
+        return []
+    if me is None or parse_time(until) <= home.clock():
+        return []
+    email = (me.email or "").casefold()
+    done: list[str] = []
+    for other in home.games():
+        if other == game:
+            continue
+        try:
+            with home.open(other) as st:
+                mine = [p.side for p in st.players()
+                        if (email and (p.email or "").casefold() == email) or (me.fingerprint and p.fingerprint == me.fingerprint)]
+                if not mine or st.status().over or origin in st.absence_origins():
+                    continue
+                st.moderator_action("away", mine[0], until=until, origin=origin)
+                done.append(f"{other}: {mine[0]} is away until {until} (declared in {game})")
+        except (PbemError, OSError):  # a damaged or busy game: the next `pbem run` tries again
+            continue
+    return done
 
 
 def _is_away(orders: str | None) -> bool:

@@ -51,6 +51,7 @@ from pbem.credentials import key_fingerprint
 from pbem.decide import format_duration, format_time
 from pbem.errors import PbemError
 from pbem.games import find_game
+from pbem.join import JoinError, JoinRequest
 from pbem.settings import default_deadline
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError, _check_email
 
@@ -89,6 +90,7 @@ class TournamentRecord(SQLModel, table=True):
     system: str
     options: str = "{}"  # JSON, by the game's option names
     deadline_seconds: int | None = None
+    away_cap_seconds: int | None = None  # how far an absence may move a deadline of its games (None: the home's)
     seed: int | None = None  # None: every game's dice are keyed by its own secret; a number: practice games
     moderator_email: str = ""
     created: str
@@ -137,15 +139,28 @@ class MailRecord(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     round: int
-    kind: str  # pairing | bye | standings
-    recipient: str  # a player
+    kind: str  # pairing | bye | standings | join
+    recipient: str  # a player (a refused join: the name it asked for)
     subject: str
     body: str
     created: str
     sent: str | None = None
+    address: str | None = None  # a join's answer: the address it came from (the player may not be registered)
 
 
-_TABLES = (TournamentRecord, EntrantRecord, RoundRecord, PairingRecord, MailRecord)
+class JoinMessageRecord(SQLModel, table=True):
+    """Each join mail taken (by the SHA-256 of its bytes): fed again, it is neither taken nor answered twice."""
+
+    __tablename__ = "join_message"
+
+    digest: str = Field(primary_key=True)
+    player: str
+    joined: bool
+    answer: str
+    received: str
+
+
+_TABLES = (TournamentRecord, EntrantRecord, RoundRecord, PairingRecord, MailRecord, JoinMessageRecord)
 
 
 # ---- pairing (pure) --------------------------------------------------------------------------------
@@ -391,6 +406,14 @@ class Tournament:
                                   "create it with `pbem tournament new`")
         self._immediate = False
         self.engine = _engine(self.path, self)
+        with self._tx(True) as db:  # files made before the away cap and the joins by mail get their columns
+            conn = db.connection()
+            for table, column, kind in (("tournament", "away_cap_seconds", "INTEGER"),
+                                        ("tournament_mail", "address", "VARCHAR")):
+                cols = {row[1] for row in conn.exec_driver_sql(f"PRAGMA table_info({table})")}
+                if cols and column not in cols:
+                    conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+            JoinMessageRecord.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
         with self._tx(False) as db:
             rec = db.exec(select(TournamentRecord)).first()
         if rec is None or rec.schema_version != SCHEMA:
@@ -399,7 +422,7 @@ class Tournament:
     @classmethod
     def create(cls, home: Home, name: str, *, fmt: str, rounds: int | None, system: str,
                options: Mapping[str, Any] | None = None, deadline: timedelta | None = None, seed: int | None = None,
-               moderator_email: str = "") -> Tournament:
+               moderator_email: str = "", away_cap: timedelta | None = None) -> Tournament:
         if not _NAME_RE.fullmatch(name):
             raise TournamentError(f"{name!r} is not a usable tournament name; use 1 to 60 letters, digits, '.', "
                                   "'_' or '-', starting with a letter or digit")
@@ -433,6 +456,7 @@ class Tournament:
                 db.add(TournamentRecord(name=name, format=fmt, rounds=rounds, system=game_system.name,
                                         options=json.dumps(values, sort_keys=True),
                                         deadline_seconds=int(deadline.total_seconds()) if deadline else None,
+                                        away_cap_seconds=int(away_cap.total_seconds()) if away_cap else None,
                                         seed=seed, moderator_email=moderator_email, created=format_time(home.clock())))
                 db.commit()
         finally:
@@ -539,6 +563,56 @@ class Tournament:
                                 fingerprint=fingerprint, joined=self._now())
             db.add(row)
         return row
+
+    def join_by_mail(self, request: JoinRequest | JoinError, digest: str, sender: str) -> tuple[bool, str]:
+        """Take a join that came by mail (:func:`pbem.join.read_join`; ``digest``: the message's SHA-256)
+        and queue the answer to the address it came from (``sender``): a confirmation naming the player, his address
+        and credential, or a refusal naming what is wrong. Returns (joined, a line for the moderator).
+        The same message fed again is neither taken nor answered again."""
+        with self._tx(False) as db:
+            seen = db.get(JoinMessageRecord, digest)
+        if seen is not None:
+            return seen.joined, f"{self.name}: a join received before ({seen.answer}); nothing taken or answered again"
+        player = request.player if isinstance(request, JoinRequest) else ""
+        address = request.email if isinstance(request, JoinRequest) else sender
+        if isinstance(request, JoinError):
+            joined, why = False, str(request)
+        else:
+            try:
+                self._check_new_address(request.email)
+                password_hash = None
+                if request.password is not None:
+                    from pbem.credentials import hash_password
+
+                    password_hash = hash_password(request.password)
+                self.add_player(request.player, request.email, public_key=request.key, password_hash=password_hash)
+                joined, why = True, ""
+            except (TournamentError, PbemError) as exc:
+                joined, why = False, str(exc)
+        now = self._now()
+        if joined:
+            how = "your key " + key_fingerprint(request.key) if isinstance(request, JoinRequest) and request.key \
+                else "your password"
+            subject = f"[{self.name}] you joined as {player}"
+            body = (f"You joined tournament {self.name} as {player}, at {address}; your orders are checked "
+                    f"with {how}.\nYour pairing, side and first report come by mail when round 1 is paired.\n")
+            line = f"{self.name}: {player} joined by mail ({address}; {len(self.entrants())} players)"
+        else:
+            subject = f"[{self.name}] your join was refused"
+            body = f"Your request to join tournament {self.name} was refused: {why}.\nNothing was registered.\n"
+            line = f"{self.name}: join refused: {why}"
+        with self._tx(True) as db:
+            if db.get(JoinMessageRecord, digest) is None:
+                db.add(JoinMessageRecord(digest=digest, player=player, joined=joined, answer=line, received=now))
+                if address:  # no address to answer (an unreadable join): the moderator's line says why
+                    db.add(MailRecord(round=0, kind="join", recipient=player or address, address=address,
+                                      subject=subject, body=body, created=now))
+        return joined, line
+
+    def _check_new_address(self, email: str) -> None:
+        for e in self.entrants():
+            if e.email.lower() == email.lower():
+                raise TournamentError(f"{email} already plays in {self.name} as {e.name}; a player joins once")
 
     # -- results and standings
     def record_results(self) -> list[str]:
@@ -780,6 +854,14 @@ class Tournament:
         return [f"{self.name}: {line}" for line in done]
 
     # -- showing
+    def set_away_cap(self, cap: timedelta | None) -> None:
+        """How far a player's ``away until DATE`` may move a deadline of this tournament's games (None: the
+        home's cap, ``pbem config --away-cap``); it applies at once, to the running games too."""
+        with self._tx(True) as db:
+            rec = db.exec(select(TournamentRecord)).one()
+            rec.away_cap_seconds = int(cap.total_seconds()) if cap else None
+            db.add(rec)
+
     def summary_line(self) -> str:
         rec = self.record()
         total = self.total_rounds()
@@ -838,6 +920,29 @@ class Tournament:
                 f"<th>W-D-L</th><th>byes</th></tr></thead><tbody>\n{body}</tbody></table>\n"
                 f"<p>Points: {e(SCORING)}. Tie-breaks, in order: {e('; then '.join(TIE_BREAKS))}.</p>\n"
                 f"<ul>\n{games}</ul>\n</body></html>\n")
+
+
+def away_cap_of(home: Path, game: str) -> timedelta | None:
+    """The absence cap of the tournament ``game`` belongs to (named ``NAME-r<round>-<table>`` and in its
+    pairings), or None when it belongs to none or its tournament sets none. Read with sqlite3 alone: it
+    is asked whenever a player's absence moves a deadline."""
+    import sqlite3
+
+    m = re.fullmatch(r"(.+)-r\d+-\d+", game)
+    path = home / FOLDER / f"{m.group(1)}.db" if m else None
+    if path is None or not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        try:
+            if db.execute("SELECT 1 FROM pairing WHERE game = ?", (game,)).fetchone() is None:
+                return None
+            row = db.execute("SELECT away_cap_seconds FROM tournament").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:  # a file of before the away cap (no column yet), or one being written: the home's
+        return None
+    return timedelta(seconds=row[0]) if row and row[0] else None
 
 
 def advance_all(home: Home) -> tuple[list[str], dict[str, str]]:

@@ -334,6 +334,9 @@ def test_the_readme_club_tournament_runs_as_written(tmp_path: Path, monkeypatch:
         assert p.returncode == 0, f"{line}\n{p.stdout}\n{p.stderr}"
     with Tournament(Home(tmp_path / "home"), "spring") as t:
         assert [e.name for e in t.entrants()] == ["Ann", "Bob", "Cid", "Dan"]
+        assert t.record().away_cap_seconds == 10 * 86400  # --away-cap 10d
+        cid, dan = t.entrants()[2:]  # joined by mail: Cid's signed block carried his key, Dan a password
+        assert cid.public_key == (tmp_path / "cid.pub").read_text().strip() and dan.password_hash
         assert [(p.game, p.first, p.second) for p in t.pairings()] == [  # as the README's comments say
             ("spring-r1-1", "Ann", "Bob"), ("spring-r1-2", "Dan", "Cid"),
             ("spring-r2-1", "Ann", "Dan"), ("spring-r2-2", "Cid", "Bob")]

@@ -7,10 +7,11 @@ needs when it runs.
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -214,3 +215,44 @@ def _is_db_error(exc: BaseException) -> bool:
     was never imported, no such error can have been raised."""
     sa = sys.modules.get("sqlalchemy.exc")
     return sa is not None and isinstance(exc, sa.DBAPIError)
+
+
+class _Bar:
+    """One click progress bar per stage of a long pass (``progress(stage, done, total)``)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.bar: Any = None
+        self.stage = ""
+        self.done = 0
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if self.bar is None or stage != self.stage:
+            self.close()
+            self.bar = click.progressbar(length=max(total, 1), label=stage, file=self.stream, show_pos=True)
+            self.bar.__enter__()
+            self.stage, self.done = stage, 0
+        if done > self.done:
+            self.bar.update(done - self.done)
+            self.done = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+@contextlib.contextmanager
+def progress_bar(enabled: bool = True, stream: Any = None) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A progress callback that draws bars on standard error when it is a terminal (and ``enabled``);
+    None otherwise, so output to a file or a pipe (cron, tests) stays exactly as it was."""
+    out = stream if stream is not None else click.get_text_stream("stderr")
+    isatty = getattr(out, "isatty", None)
+    if not enabled or isatty is None or not isatty():
+        yield None
+        return
+    bar = _Bar(out)
+    try:
+        yield bar
+    finally:
+        bar.close()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.base import PbemGroup, _echo_json, _obj, _pairs, json_option, main
+from pbem.cli.base import PbemGroup, _echo_json, _obj, _pairs, json_option, main, progress_bar
 from pbem.cli.mail import MailboxChoice, _host_port, _mailbox_options
 
 
@@ -73,14 +73,16 @@ def run(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_pass
         return SmtpTransport(host, port, sender, starttls=starttls, user=user, password=password)
 
     echo: Callable[[str], None] = (lambda line: None) if as_json else click.echo
-    fetch = (lambda h: box.read(h, None if as_json else lambda r: click.echo(r.line()))) if box.given else None
     done = 0
     needs = False
     while True:
         started = time.monotonic()
         try:
-            result = run_once(home, fetch=fetch, transport=transport(), sender=sender, now=when,
-                              mark_sent=dry_run is None, echo=echo)
+            with progress_bar(not as_json) as progress:  # on a terminal only (stderr): cron's mail stays the summary
+                fetch = (lambda h: box.read(h, None if as_json else lambda r: click.echo(r.line()),
+                                            progress=progress)) if box.given else None
+                result = run_once(home, fetch=fetch, transport=transport(), sender=sender, now=when,
+                                  mark_sent=dry_run is None, echo=echo, progress=progress)
         except RunBusy as exc:
             click.echo(str(exc))
         else:
@@ -132,31 +134,63 @@ def tournament() -> None:
 @click.option("--deadline", metavar="DURATION", help="Time for each step of every game, like 72h or 3d, or none (default: the home's, `pbem config`).")
 @click.option("--moderator-email", default="", help="Where the moderator's copies of the reports go.")
 @click.option("--seed", type=click.IntRange(0, 2**62 - 1), help="Practice games: their dice follow seeds made from this one (default: every game's dice are keyed by its own secret).")
+@click.option("--away-cap", metavar="DURATION", help="How far a player's `away until DATE` may move a deadline of its games, like 10d (default: the home's, `pbem config --away-cap`).")
 def tournament_new(name: str, rounds: int | None, fmt: str, system: str, options: tuple[str, ...],
-                   deadline: str | None, moderator_email: str, seed: int | None) -> None:
+                   deadline: str | None, moderator_email: str, seed: int | None, away_cap: str | None) -> None:
     """Create a tournament.
 
     \b
     Example:
         pbem tournament new spring --rounds 3 --deadline 72h
         pbem tournament new league --format round-robin --system caesar -o tournament=yes
-        pbem tournament new cup --format knockout --deadline 3d
+        pbem tournament new cup --format knockout --deadline 3d --away-cap 10d
     """
+    from pbem.decide import parse_duration
     from pbem.settings import deadline_for
     from pbem.tournament import Tournament
 
     values = {k.replace("-", "_"): v for k, v in _pairs(options, "--option").items()}
     home = _obj().open_home()
     per_step = deadline_for(home.path, deadline)
+    cap = parse_duration(away_cap) if away_cap is not None else None
     with Tournament.create(home, name, fmt=fmt, rounds=rounds, system=system, options=values,
                            deadline=per_step,
                            seed=seed,
-                           moderator_email=moderator_email) as t:
+                           moderator_email=moderator_email, away_cap=cap) as t:
         click.echo(f"created tournament {name} in {t.path}")
         click.echo(t.summary_line())
         if per_step is None:
             click.echo("warning: no deadline (no --deadline and no home default, `pbem config --deadline 72h`): "
                        "its games never time out, and a player who stops answering stops the round", err=True)
+
+
+@tournament.command("config")
+@click.argument("name")
+@click.option("--away-cap", metavar="DURATION", help="How far a player's `away until DATE` may move a deadline of this tournament's games, like 10d; `home` for the home's cap.")
+def tournament_config(name: str, away_cap: str | None) -> None:
+    """Show or change a tournament's settings (the absence cap).
+
+    The cap applies at once, to the running games too. Without options: show them.
+
+    \b
+    Example:
+        pbem tournament config spring --away-cap 10d
+        pbem tournament config spring
+    """
+    from pbem.decide import format_duration, parse_duration
+    from pbem.settings import load
+    from pbem.tournament import Tournament
+
+    home = _obj().open_home()
+    with Tournament(home, name) as t:
+        if away_cap is not None:
+            t.set_away_cap(None if away_cap.strip().lower() == "home" else parse_duration(away_cap))
+        rec = t.record()
+        own = rec.away_cap_seconds
+        cap = (format_duration(own) if own else
+               f"the home's, {format_duration(int(load(home.path).away_cap.total_seconds()))} (`pbem config --away-cap`)")
+        per_step = format_duration(rec.deadline_seconds) if rec.deadline_seconds else "none"
+        click.echo(f"{name}: deadline per step {per_step}; absences may move a deadline by at most {cap}")
 
 
 @tournament.command("add")
@@ -180,6 +214,28 @@ def tournament_add(name: str, player: str, email: str, key: Path | None, passwor
     with Tournament(_obj().open_home(), name) as t:
         t.add_player(player, email, public_key=setup.public_key, password_hash=setup.password_hash)
         click.echo(f"{player} joined {name} ({len(t.entrants())} players)")
+
+
+@tournament.command("join")
+@click.argument("name")
+@click.option("--player", "player", required=True, metavar="NAME", help="Your name, as the standings will show it.")
+@click.option("--email", required=True, help="Your address: send the block from it (pairings and reports go there).")
+@click.option("--key", "key_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Your private key (FILE.key from `pbem keygen`); the block carries its public half.")
+def tournament_join(name: str, player: str, email: str, key_file: Path) -> None:
+    """Print a signed request to join a tournament, to mail to the club.
+
+    A player runs it on his own machine (no game folder needed) and mails the block
+    from the address he gives; `pbem inbox` / `pbem run` at the club take it and
+    answer (welcome, or what is wrong). A password player instead mails the lines
+    `join NAME`, `name: ...` and `password: ...`.
+
+    \b
+    Example:
+        pbem tournament join spring --player Ann --email ann@example.org --key ann.key
+    """
+    from pbem.join import join_block
+
+    click.echo(join_block(name, player, email, key_file.read_bytes()), nl=False)
 
 
 @tournament.command("pair")

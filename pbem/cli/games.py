@@ -306,6 +306,8 @@ def status(game_id: str | None, now: str | None, as_json: bool) -> None:
             click.echo(f"  deadline {s.deadline}{' (overdue: run `pbem tick`)' if s.overdue else ''}")
         if s.paused:
             click.echo("  paused by the moderator: no deadline runs (`pbem resume` restarts it)")
+        for side, until in sorted(s.draw_offers.items()):
+            click.echo(f"  {side} offers a draw (it stands until step {until} is over)")
     if failed:
         sys.exit(1)
 

@@ -17,6 +17,7 @@ from pbem.cli.base import (
     game_option,
     json_option,
     main,
+    progress_bar,
 )
 
 if TYPE_CHECKING:
@@ -91,15 +92,17 @@ class MailboxChoice:
                                    "give --imap-password-file FILE (never on the command line)")
         return password
 
-    def read(self, home: Home, on_result: Callable[[Any], None] | None, *, jobs: int = 1) -> Any:
+    def read(self, home: Home, on_result: Callable[[Any], None] | None, *, jobs: int = 1,
+             progress: Callable[[str, int, int], None] | None = None) -> Any:
         from pbem.transport.inbox import read_inbox
 
         if self.imap_url is not None:
             from pbem.transport.imap import parse_imap_url, read_imap
 
             return read_imap(home, parse_imap_url(self.imap_url), self.password(), starttls=self.imap_starttls,
-                             cafile=self.imap_cafile, retry=self.retry, on_result=on_result)
-        return read_inbox(home, mbox=self.mbox, maildir=self.maildir, retry=self.retry, on_result=on_result, jobs=jobs)
+                             cafile=self.imap_cafile, retry=self.retry, on_result=on_result, progress=progress)
+        return read_inbox(home, mbox=self.mbox, maildir=self.maildir, retry=self.retry, on_result=on_result, jobs=jobs,
+                          progress=progress)
 
 
 @main.command()
@@ -126,7 +129,9 @@ def inbox(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_pa
     """
     box = MailboxChoice(mbox, maildir, imap_url, imap_password_file, imap_starttls, imap_cafile, retry)
     box.check()
-    run = box.read(_obj().open_home(), None if as_json else lambda r: click.echo(r.line()), jobs=jobs)
+    with progress_bar(not as_json) as progress:  # on a terminal only: stderr, nothing when piped or with --json
+        run = box.read(_obj().open_home(), None if as_json else lambda r: click.echo(r.line()), jobs=jobs,
+                       progress=progress)
     _computer_turns()
     if as_json:
         _echo_json(run.to_json())

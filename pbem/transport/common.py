@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from email import policy
 from pathlib import Path
 
@@ -11,6 +11,11 @@ from pbem.errors import PbemError
 
 # Reports go out as 7-bit text (quoted-printable or base64 where needed): any server takes them.
 _MAIL_POLICY = policy.default.clone(cte_type="7bit")
+
+
+#: How a long pass tells where it is: ``progress(stage, done, total)`` ("reading mail", 3, 40). The
+#: command line draws a bar from it when on a terminal (pbem.cli.base.progress_bar); None: nothing.
+Progress = Callable[[str, int, int], None]
 
 
 class MailError(PbemError):

@@ -32,7 +32,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from pbem.store import Home
-from pbem.transport.common import MailError, exclusive
+from pbem.transport.common import MailError, Progress, exclusive
 from pbem.transport.inbox import InboxRun, MessageResult, _check_home, ingest
 
 __all__ = ["INGESTED", "ImapUrl", "parse_imap_url", "read_imap"]
@@ -155,7 +155,7 @@ def _logout(client: Any) -> None:
 
 def read_imap(home: Home, url: ImapUrl, password: str, *, starttls: bool = False, cafile: Path | None = None,
               retry: bool = False, timeout: float = 60.0,
-              on_result: Callable[[MessageResult], None] | None = None) -> InboxRun:
+              on_result: Callable[[MessageResult], None] | None = None, progress: Progress | None = None) -> InboxRun:
     """Feed every message of the IMAP folder not handled before to the game it names, and mark
     each delivered one (``\\Seen`` and :data:`INGESTED`). Raises :class:`MailError` when the
     server or the folder cannot be used; a message's own problems are results."""
@@ -188,7 +188,7 @@ def read_imap(home: Home, url: ImapUrl, password: str, *, starttls: bool = False
                 client.add_flags([uid], [_SEEN, INGESTED] if keywords else [_SEEN], silent=True)
 
             return ingest(home, str(url), todo, fetch, mark=mark, retry=retry, already=skipped,
-                          on_result=on_result)
+                          on_result=on_result, progress=progress)
         except (IMAPClientError, OSError) as exc:
             raise MailError(f"the IMAP server {url.host}:{url.port} failed: {_text(exc)}; run again later "
                             "(nothing is lost: what was handled is remembered)") from None

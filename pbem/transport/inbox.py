@@ -50,9 +50,10 @@ from typing import Any
 from pbem.decide import Verdict, format_time
 from pbem.envelope import parse_submission
 from pbem.errors import EnvelopeError, PbemError
+from pbem.join import looks_like_join, read_join
 from pbem.plainreply import plain_reply_game
 from pbem.store import Home, MessageKey, Receipt, _utcnow
-from pbem.transport.common import MailError, _printable, exclusive
+from pbem.transport.common import MailError, Progress, _printable, exclusive
 
 #: In the home folder: one JSON line per mailbox message already looked at.
 SEEN_FILE = "inbox-seen.jsonl"
@@ -73,8 +74,14 @@ class MessageResult:
     game: str | None = None
     receipt: Receipt | None = None
     reason: str = ""
+    tournament: str | None = None  # a join by mail (pbem.join): the tournament it asks to join
+    joined: bool | None = None  # a join taken: whether the player joined (False: refused, and told why)
+    join_line: str = ""
+    join: Any = field(default=None, repr=False)  # (request or error, the From address), until it is taken
 
     def line(self) -> str:
+        if self.tournament is not None and self.joined is not None:
+            return self.join_line
         if self.outcome == DELIVERED and self.receipt is not None and self.receipt.again:
             r = self.receipt
             return (f"{self.game}: received before as submission #{r.submission} ({r.verdict.value}); "
@@ -95,6 +102,8 @@ class MessageResult:
         out: dict[str, Any] = {"outcome": self.outcome, "message_id": self.message_id, "from": self.sender,
                                "subject": self.subject, "digest": self.digest, "game": self.game,
                                "reason": self.reason}
+        if self.tournament is not None:
+            out.update(tournament=self.tournament, joined=self.joined, join=self.join_line)
         if self.receipt is not None:
             out["receipt"] = self.receipt.to_json()
         return out
@@ -116,6 +125,10 @@ class InboxRun:
         for r in self.results:
             if r.outcome == DELIVERED and r.receipt and r.receipt.again:
                 out["already processed"] += 1
+                continue
+            if r.outcome == DELIVERED and r.joined is not None:
+                key = "joined" if r.joined else "join refused"
+                out[key] = out.get(key, 0) + 1
                 continue
             key = r.receipt.verdict.value if r.outcome == DELIVERED and r.receipt else r.outcome
             out[key] = out.get(key, 0) + 1
@@ -222,7 +235,8 @@ def _remember(path: Path, records: Sequence[dict[str, Any]]) -> None:
 
 
 def read_inbox(home: Home, *, mbox: Path | None = None, maildir: Path | None = None, retry: bool = False,
-               on_result: Callable[[MessageResult], None] | None = None, jobs: int = 1) -> InboxRun:
+               on_result: Callable[[MessageResult], None] | None = None, jobs: int = 1,
+               progress: Progress | None = None) -> InboxRun:
     """Feed every message of the mailbox not handled before to the game it names.
 
     ``retry``: look again at messages that could not be delivered before (their game
@@ -246,7 +260,8 @@ def read_inbox(home: Home, *, mbox: Path | None = None, maildir: Path | None = N
                 if maildir is not None and key in files:
                     _mark_seen(maildir, files[key], colon)
 
-            return ingest(home, name, keys, box.get_bytes, mark=mark, retry=retry, on_result=on_result, jobs=jobs)
+            return ingest(home, name, keys, box.get_bytes, mark=mark, retry=retry, on_result=on_result, jobs=jobs,
+                          progress=progress)
         finally:
             box.close()
 
@@ -258,7 +273,8 @@ def _check_home(home: Home) -> None:
 
 def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], bytes], *,
            mark: Callable[[Any], None] | None = None, retry: bool = False, already: int = 0,
-           on_result: Callable[[MessageResult], None] | None = None, jobs: int = 1) -> InboxRun:
+           on_result: Callable[[MessageResult], None] | None = None, jobs: int = 1,
+           progress: Progress | None = None) -> InboxRun:
     """The one path from a mailbox to the games, for every kind of mailbox (the caller holds
     the inbox lock). ``keys`` in delivery order; ``fetch(key)`` gives a message's bytes exactly
     as stored (``KeyError``: it went away meanwhile); ``mark(key)`` marks a delivered message
@@ -269,13 +285,15 @@ def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], by
     one fsync; ``jobs`` worker processes for independent games); the game file records every
     message's identity with its submission, which is what makes a message count once. The
     home's :data:`SEEN_FILE` remembers handled messages too, as a fast pre-filter, before they
-    are marked in the mailbox."""
+    are marked in the mailbox. ``progress`` hears of each message read and each game fed."""
     run = InboxRun(name, messages=len(keys) + already, already=already)
     seen_path = home.path / SEEN_FILE
     seen = _load_seen(seen_path)
     games = set(home.games())
     todo: list[tuple[Any, bytes, MessageResult]] = []  # in mailbox order
-    for key in keys:
+    for i, key in enumerate(keys):
+        if progress is not None:
+            progress("reading mail", i, len(keys))
         try:
             raw = fetch(key)
         except KeyError:  # removed from the mailbox while we read it
@@ -292,7 +310,12 @@ def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], by
     for _key, raw, result in todo:
         if result.game is not None:
             by_game.setdefault(result.game, []).append((raw, result))
-    _deliver_all(home, by_game, name, jobs)
+    if progress is not None and keys:
+        progress("reading mail", len(keys), len(keys))
+    _deliver_all(home, by_game, name, jobs, progress)
+    for _key, _raw, result in todo:
+        if result.tournament is not None and result.join is not None:
+            _take_join(home, result)
     remember = []
     for _key, _raw, result in todo:
         run.results.append(result)
@@ -312,10 +335,35 @@ def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], by
     return run
 
 
+def _take_join(home: Home, result: MessageResult) -> None:
+    """Give a join by mail to its tournament, which answers it (:meth:`Tournament.join_by_mail`)."""
+    from pbem.tournament import Tournament
+
+    request, sender = result.join
+    try:
+        with Tournament(home, result.tournament or "") as t:
+            result.joined, result.join_line = t.join_by_mail(request, result.digest, sender)
+        result.outcome = DELIVERED
+    except (PbemError, OSError) as exc:
+        result.outcome, result.reason = FAILED, f"tournament {result.tournament}: {exc}"
+    result.join = None
+
+
 def _route(home: Home, games: set[str], raw: bytes, digest: str) -> MessageResult:
-    """Read the message's headers and find its game: ``game`` is set when it can be delivered."""
+    """Read the message's headers and find its game: ``game`` is set when it can be delivered; a join by
+    mail (:mod:`pbem.join`) gets ``tournament`` instead."""
     sender, subject, message_id = _headers(raw)
     result = MessageResult(digest, message_id, sender, subject, NOT_DELIVERED)
+    joining = read_join(raw) if looks_like_join(raw) else None
+    if joining is not None:
+        from pbem.tournament import tournament_names
+
+        name, request, address = joining
+        if name not in tournament_names(home):
+            result.reason = f"it asks to join tournament {name!r}, which is not in {home.path}"
+            return result
+        result.tournament, result.join = name, (request, address)
+        return result
     try:
         gid = parse_submission(raw).envelope.game
     except EnvelopeError as exc:
@@ -332,7 +380,7 @@ def _route(home: Home, games: set[str], raw: bytes, digest: str) -> MessageResul
 
 
 def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]]], mailbox_name: str,
-                 jobs: int) -> None:
+                 jobs: int, progress: Progress | None = None) -> None:
     """Give each game all its new messages at once (one open, one render pass, one fsync per
     game); with ``jobs`` > 1, games go to that many worker processes (forked: no start-up)."""
     batches: dict[str, list[tuple[bytes, str, MessageKey | None]]] = {}
@@ -351,9 +399,17 @@ def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]
         with ProcessPoolExecutor(max_workers=min(jobs, len(batches)),
                                  mp_context=multiprocessing.get_context("fork")) as pool:
             futures = {gid: pool.submit(_receive_game, home.path, gid, batch) for gid, batch in batches.items()}
-            outcome = {gid: f.result() for gid, f in futures.items()}
+            for i, (gid, f) in enumerate(futures.items()):
+                outcome[gid] = f.result()
+                if progress is not None:
+                    progress("feeding the games", i + 1, len(futures))
     else:
-        outcome = {gid: _receive_game(home.path, gid, batch, home) for gid, batch in batches.items()}
+        for i, (gid, batch) in enumerate(batches.items()):
+            if progress is not None:
+                progress("feeding the games", i, len(batches))
+            outcome[gid] = _receive_game(home.path, gid, batch, home)
+        if progress is not None and batches:
+            progress("feeding the games", len(batches), len(batches))
     for gid, items in by_game.items():
         got = outcome[gid]
         for i, (_raw, result) in enumerate(items):

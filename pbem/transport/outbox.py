@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from pbem.decide import MODERATOR
 from pbem.errors import PbemError
+from pbem.replies import NOTICE
 from pbem.store import Home, OutboxRecord
 from pbem.transport.common import _MAIL_POLICY, MailError, _printable, exclusive
 
@@ -386,7 +387,8 @@ def _send_tournament_mail(home: Home, transport: Transport, sender: str, mark: b
             addresses = {e.name: e.email for e in t.entrants()}
             for row in t.mail(unsent=True):
                 res = SendResult(f"tournament {name}", row.round, row.kind, row.recipient,
-                                 _address(addresses.get(row.recipient, "")), [row.id or 0], "", unit="round")
+                                 _address(getattr(row, "address", None) or addresses.get(row.recipient, "")),
+                                 [row.id or 0], "", unit="round")
                 if not res.to:
                     res.status = "no address"
                 else:
@@ -460,7 +462,7 @@ def _threads(game: str, st: Any, groups: dict[tuple[int, str, str, int | None], 
         step, kind, recipient, sid = key
         root = thread_root(game, recipient, sender)
         parent = ""
-        if sid is not None:
+        if sid is not None and kind != NOTICE:  # a reply answers the player's own message
             parent = theirs.get(sid, "")
         elif kind == "report":
             for s, rows in reversed([(s, rows) for s, rows in earlier.get(recipient, []) if s < step]):
