@@ -290,3 +290,89 @@ def test_keyword_translation_never_fails_and_is_stable(text: str) -> None:
 
     once = english_keywords(text)
     assert english_keywords(once) == once
+
+
+# ---- what the game writes itself: event lines, the phase, the result, the defaults -------------------
+
+
+def _said(view) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every sentence of ``view`` the game wrote (not a template): what must be said in the reader's language."""
+    out = [view.phase_text, *view.eliminated, *view.defaults]
+    out += [view.result] if view.result else []
+    out += [view.fairness] if view.fairness else []
+    for e in view.happened:
+        if e.battle is None:
+            out.append(e.text)
+            continue
+        out += list(e.battle.opening) + [line.text for r in e.battle.rounds for line in r.lines]
+        out += [line.text for line in e.battle.outcome]
+    return out
+
+
+def _game_views(seed: int, every: int = 25):  # type: ignore[no-untyped-def]
+    """A random game played to its end, with every side's report (and the moderator's) every few decisions."""
+    g = new_game(seed, rng=Rng(seed, practice=True))
+    log = list(g.events)
+    views, since = [], {s: 0 for s in (*Side, None)}
+
+    def each(g, log, n):  # type: ignore[no-untyped-def]
+        if n % every == 0 or g.is_over():
+            for viewer in since:
+                views.append(build_view(g, log, viewer, since=since[viewer]))
+                since[viewer] = len(log)
+
+    play_random(g, Rng(seed), log=log, each=each)
+    for viewer in since:
+        views.append(build_view(g, log, viewer, since=since[viewer]))
+    return g, log, views
+
+
+@pytest.mark.parametrize("seed", [1, 5, 11])
+def test_every_line_the_game_writes_is_said_in_spanish_and_swedish(seed: int) -> None:
+    """Event lines, battles, the phase, the result: each is a Phrase whose messages (and those of its
+    parts: a cause, a reason, a side) are all in both catalogs, and its English is the event's text."""
+    from pbem.core.phrase import Phrase, wordless
+    from pbem.games.caesar.view.phrases import event_phrase
+
+    g, log, views = _game_views(seed)
+    assert g.is_over()
+    catalogs = {lang: _catalog(lang) for lang in LANGS}
+    for e in log:
+        said = event_phrase(e)
+        assert said == e.text  # English: byte for byte the event's own text
+    kinds = set()
+    for view in views:
+        for text in _said(view):
+            assert isinstance(text, Phrase), f"left in English: {text!r}"
+            for part in text.parts():
+                kinds.add(part.msg)
+                if wordless(part.msg):
+                    continue
+                for lang, cat in catalogs.items():
+                    entry = cat.get(part.msg)
+                    assert entry is not None and entry.string, f"{lang}: no translation of {part.msg!r}"
+    assert len(kinds) > 40
+    for lang in LANGS:  # and the report says them: no English sentence of the game is left
+        text = "\n".join(render("caesar", view_context(v, "text"), language=lang) for v in views[-3:])
+        for english in (" attacks ", " commands: ", " is Player 1 ", " wins", "Game over", "Victory points",
+                        " levies ", " moves ", " fires", " passes", " retreats ", "Battle of ", "Winter of ",
+                        "begins: six cards", "has finished its command", "PRACTICE GAME"):
+            assert english not in text, (lang, english)
+
+
+def test_every_event_kind_the_game_emits_has_its_messages() -> None:
+    """An event kind the engine emits is either grouped into a line (moves, levies...) or has messages:
+    a new kind without them would reach a Spanish report in English."""
+    from pbem.core.phrase import Phrase
+    from pbem.games.caesar.view.history import _GROUPED
+    from pbem.games.caesar.view.phrases import event_phrase, known_kinds
+
+    seen: dict[str, str] = {}
+    for seed in (1, 2, 3, 5, 8, 13):
+        g = new_game(seed, rng=Rng(seed, practice=True))
+        for e in play_random(g, Rng(seed), log=list(g.events)):
+            seen.setdefault(e.kind, e.text)
+            if e.kind not in _GROUPED - {"disband"} | {"reveal", "battle"}:  # those two: built from their data
+                assert isinstance(event_phrase(e), Phrase), (e.kind, e.text)
+    assert set(seen) - set(known_kinds()) <= _GROUPED | {"reveal", "battle"}, sorted(set(seen) - known_kinds())
+    assert {"move", "levy", "battle", "fire", "hit", "retreat", "battle-end", "command", "year", "winter"} <= set(seen)

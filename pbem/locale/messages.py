@@ -5,13 +5,16 @@ The words are the official rulebooks' own vocabulary (Spanish rules v1.01, Swedi
 pbem step (never *paso* / *steg*, which are strength steps), *bloque* / *pjäs* for a block.
 
 Run ``python -m pbem.locale.messages`` after changing a template or this table: it extracts
-every message of ``templates/`` and ``pbem/replies.py`` with Babel and writes
+every message of ``templates/``, ``pbem/replies.py`` and a game's view (its event texts, marked
+``N_("...")``, see :mod:`pbem.core.phrase`) with Babel and writes
 ``pbem/locale/<lang>/LC_MESSAGES/pbem.po``; a test checks the catalogs are complete and current.
 """
 
 from __future__ import annotations
 
 from datetime import UTC
+
+from pbem.core.phrase import wordless
 
 # msgid -> (Spanish, Swedish); a plural message: (singular, plural) -> ((es, es pl), (sv, sv pl))
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -168,6 +171,299 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Nada por ahora: el moderador enviará la siguiente etapa.", "Inget ännu: spelledaren skickar nästa etapp."),
 }
 
+# what the game writes itself (pbem.games.caesar.view: its event texts, the phase, the result, the defaults)
+ENGINE: dict[str, tuple[str, str]] = {
+    # grouped moves, levies, regroups, disbands (history.py)
+    "%(block)s (now %(roman)s)": ("%(block)s (ahora %(roman)s)", "%(block)s (nu %(roman)s)"),
+    "%(what)s by sea: %(path)s": ("%(what)s por mar: %(path)s", "%(what)s via hav: %(path)s"),
+    "%(what)s winters in %(end)s (from %(start)s)": ("%(what)s inverna en %(end)s (desde %(start)s)",
+                                                      "%(what)s övervintrar i %(end)s (från %(start)s)"),
+    "%(what)s winter in %(end)s (from %(start)s)": ("%(what)s invernan en %(end)s (desde %(start)s)",
+                                                     "%(what)s övervintrar i %(end)s (från %(start)s)"),
+    "%(what)s regroups %(path)s": ("%(what)s se reagrupa %(path)s", "%(what)s omgrupperar %(path)s"),
+    "%(block)s regroups %(path)s": ("%(block)s se reagrupa %(path)s", "%(block)s omgrupperar %(path)s"),
+    "%(what)s regroup %(path)s": ("%(what)s se reagrupan %(path)s", "%(what)s omgrupperar %(path)s"),
+    "%(side)s levies %(what)s at %(loc)s": ("%(side)s leva %(what)s en %(loc)s", "%(side)s rekryterar %(what)s i %(loc)s"),
+    "%(side)s adds a step at %(loc)s: %(what)s": ("%(side)s añade un paso en %(loc)s: %(what)s",
+                                                  "%(side)s lägger till ett steg i %(loc)s: %(what)s"),
+    "%(side)s adds steps at %(loc)s: %(what)s": ("%(side)s añade pasos en %(loc)s: %(what)s",
+                                                 "%(side)s lägger till steg i %(loc)s: %(what)s"),
+    "%(side)s disbands %(what)s at %(loc)s (%(why)s)": ("%(side)s disuelve %(what)s en %(loc)s (%(why)s)",
+                                                        "%(side)s upplöser %(what)s i %(loc)s (%(why)s)"),
+    "%(side)s disbands %(what)s at %(loc)s": ("%(side)s disuelve %(what)s en %(loc)s", "%(side)s upplöser %(what)s i %(loc)s"),
+    "%(side)s: a Navis moves %(path)s": ("%(side)s: una Navis se mueve %(path)s", "%(side)s: en navis flyttar %(path)s"),
+    "%(side)s: %(n)s Navis move %(path)s": ("%(side)s: %(n)s Navis se mueven %(path)s", "%(side)s: %(n)s navis flyttar %(path)s"),
+    "%(side)s: a block moves %(path)s": ("%(side)s: un bloque se mueve %(path)s", "%(side)s: en pjäs marscherar %(path)s"),
+    "%(side)s: %(n)s blocks move %(path)s": ("%(side)s: %(n)s bloques se mueven %(path)s",
+                                             "%(side)s: %(n)s pjäser marscherar %(path)s"),
+    "%(side)s: a Navis moves by sea %(path)s": ("%(side)s: una Navis se mueve por mar %(path)s",
+                                                "%(side)s: en navis flyttar via hav %(path)s"),
+    "%(side)s: %(n)s Navis move by sea %(path)s": ("%(side)s: %(n)s Navis se mueven por mar %(path)s",
+                                                   "%(side)s: %(n)s navis flyttar via hav %(path)s"),
+    "%(side)s: a block moves by sea %(path)s": ("%(side)s: un bloque se mueve por mar %(path)s",
+                                                "%(side)s: en pjäs skeppas %(path)s"),
+    "%(side)s: %(n)s blocks move by sea %(path)s": ("%(side)s: %(n)s bloques se mueven por mar %(path)s",
+                                                    "%(side)s: %(n)s pjäser skeppas %(path)s"),
+    "%(side)s: a Navis regroups %(path)s": ("%(side)s: una Navis se reagrupa %(path)s", "%(side)s: en navis omgrupperar %(path)s"),
+    "%(side)s: %(n)s Navis regroup %(path)s": ("%(side)s: %(n)s Navis se reagrupan %(path)s",
+                                               "%(side)s: %(n)s navis omgrupperar %(path)s"),
+    "%(side)s: a block regroups %(path)s": ("%(side)s: un bloque se reagrupa %(path)s", "%(side)s: en pjäs omgrupperar %(path)s"),
+    "%(side)s: %(n)s blocks regroup %(path)s": ("%(side)s: %(n)s bloques se reagrupan %(path)s",
+                                                "%(side)s: %(n)s pjäser omgrupperar %(path)s"),
+    "%(side)s: a Navis goes from %(start)s to %(end)s": ("%(side)s: una Navis va de %(start)s a %(end)s",
+                                                         "%(side)s: en navis går från %(start)s till %(end)s"),
+    "%(side)s: %(n)s Navis go from %(start)s to %(end)s": ("%(side)s: %(n)s Navis van de %(start)s a %(end)s",
+                                                           "%(side)s: %(n)s navis går från %(start)s till %(end)s"),
+    "%(side)s levies a new block at %(loc)s": ("%(side)s leva un bloque nuevo en %(loc)s",
+                                               "%(side)s rekryterar en ny pjäs i %(loc)s"),
+    "%(side)s levies %(n)s new blocks at %(loc)s": ("%(side)s leva %(n)s bloques nuevos en %(loc)s",
+                                                    "%(side)s rekryterar %(n)s nya pjäser i %(loc)s"),
+    "%(side)s adds a step to a block at %(loc)s": ("%(side)s añade un paso a un bloque en %(loc)s",
+                                                   "%(side)s lägger till ett steg på en pjäs i %(loc)s"),
+    "%(side)s adds %(n)s steps to blocks at %(loc)s": ("%(side)s añade %(n)s pasos a bloques en %(loc)s",
+                                                       "%(side)s lägger till %(n)s steg på pjäser i %(loc)s"),
+    "a Navis": ("una Navis", "en navis"),
+    "%(n)s Navis": ("%(n)s Navis", "%(n)s navis"),
+    "a block": ("un bloque", "en pjäs"),
+    "%(n)s blocks": ("%(n)s bloques", "%(n)s pjäser"),
+    # battles
+    "none": ("ninguno", "inga"),
+    "%(side)s (attacking): %(blocks)s": ("%(side)s (atacante): %(blocks)s", "%(side)s (anfaller): %(blocks)s"),
+    "%(side)s (defending): %(blocks)s": ("%(side)s (defensor): %(blocks)s", "%(side)s (försvarar): %(blocks)s"),
+    "%(line)s; %(n)s in reserve": ("%(line)s; %(n)s en reserva", "%(line)s; %(n)s i reserv"),
+    "%(side)s plays %(card)s (copying %(effective)s)": ("%(side)s juega %(card)s (copiando %(effective)s)",
+                                                        "%(side)s spelar %(card)s (kopierar %(effective)s)"),
+    "Year %(year)s": ("Año %(year)s", "År %(year)s"),
+    "hit by %(block)s": ("impacto de %(block)s", "träff av %(block)s"),
+    "Vulcan": ("Vulcano (Vulcan)", "Vulcan"),
+    "Jupiter": ("Júpiter (Jupiter)", "Jupiter"),
+    "disruption": ("desorganización", "oordning"),
+    "no retreat in Round 4": ("sin retirada en la Ronda 4", "ingen reträtt i rond 4"),
+    "still in battle after Round 4": ("aún en batalla tras la Ronda 4", "kvar i striden efter rond 4"),
+    "the higher Moves": ("más Movimientos", "flest marscher"),
+    "equal Moves: %(side)s": ("empate a Movimientos: %(side)s", "lika många marscher: %(side)s"),
+    "the event player is Player 1": ("quien juega un evento es el Jugador 1", "den som spelar en händelse är spelare 1"),
+    "tournament rule C5": ("regla de torneo C5", "turneringsregel C5"),
+    "Player 2": ("Jugador 2", "Spelare 2"),
+    "%(moves)s Moves, %(levies)s Levies": ("%(moves)s Movimientos, %(levies)s Levas", "%(moves)s marscher, %(levies)s rekryteringar"),
+    "the %(card)s event": ("el evento %(card)s", "händelsen %(card)s"),
+    "%(n)s block(s) from %(origin)s (main attack)": ("%(n)s bloque(s) desde %(origin)s (ataque principal)",
+                                                    "%(n)s pjäs(er) från %(origin)s (huvudstyrka)"),
+    "%(first)s, %(n)s from %(origin)s (reserves)": ("%(first)s, %(n)s desde %(origin)s (reservas)",
+                                                    "%(first)s, %(n)s från %(origin)s (reserver)"),
+    "winter supply": ("suministro de invierno", "vinterkvarter"),
+    "winter supply: %(loc)s supports %(n)s": ("suministro de invierno: %(loc)s abastece a %(n)s",
+                                              "vinterkvarter: %(loc)s försörjer %(n)s"),
+    "voluntary": ("voluntaria", "frivilligt"),
+    "no Friendly port on that sea, 8.3": ("ningún puerto Amigo en ese mar, 8.3", "ingen egen hamn vid det havet, 8.3"),
+    "draws one of %(n)s block(s) at random": ("saca al azar uno de %(n)s bloque(s)", "drar slumpvis en av %(n)s pjäs(er)"),
+    "names Cleopatra": ("nombra a Cleopatra", "väljer Cleopatra"),
+    # the end of a game
+    "%(n)s VP, 10 or more, at the end of %(year)s": ("%(n)s PV, 10 o más, al final del %(year)s",
+                                                     "%(n)s segerpoäng, 10 eller fler, i slutet av %(year)s"),
+    "%(n)s VP, 10 or more, at the end of %(year)s (both reached 10: the higher wins)": (
+        "%(n)s PV, 10 o más, al final del %(year)s (ambos llegaron a 10: gana el mayor)",
+        "%(n)s segerpoäng, 10 eller fler, i slutet av %(year)s (båda nådde 10: den högre vinner)"),
+    "more VP after the last Year (%(year)s)": ("más PV tras el último Año (%(year)s)",
+                                               "flest segerpoäng efter det sista året (%(year)s)"),
+    "VP tied at %(n)s after %(year)s, and %(side)s holds Roma": (
+        "empate a %(n)s PV tras el %(year)s, y %(side)s tiene Roma",
+        "lika, %(n)s segerpoäng, efter %(year)s, och %(side)s håller Roma"),
+    "VP tied at %(n)s after %(year)s, and nobody holds Roma": (
+        "empate a %(n)s PV tras el %(year)s, y nadie tiene Roma",
+        "lika, %(n)s segerpoäng, efter %(year)s, och ingen håller Roma"),
+    "%(side)s resigned": ("%(side)s se rindió", "%(side)s gav upp"),
+    "%(side)s forfeited (the moderator's ruling)": ("%(side)s perdió por decisión del moderador",
+                                                    "%(side)s förlorade genom spelledarens beslut"),
+    "%(winner)s wins: %(how)s; score %(side)s %(n)s VP, %(other)s %(m)s VP": (
+        "gana %(winner)s: %(how)s; resultado %(side)s %(n)s PV, %(other)s %(m)s PV",
+        "%(winner)s vinner: %(how)s; ställning %(side)s %(n)s segerpoäng, %(other)s %(m)s segerpoäng"),
+    "a draw: %(how)s; score %(side)s %(n)s VP, %(other)s %(m)s VP": (
+        "empate: %(how)s; resultado %(side)s %(n)s PV, %(other)s %(m)s PV",
+        "oavgjort: %(how)s; ställning %(side)s %(n)s segerpoäng, %(other)s %(m)s segerpoäng"),
+    "it cannot retreat to %(to)s (it could retreat to %(where)s)": (
+        "no puede retirarse a %(to)s (podría retirarse a %(where)s)",
+        "den kan inte retirera till %(to)s (den kunde retirera till %(where)s)"),
+    "it cannot regroup to %(to)s (it could regroup to %(where)s)": (
+        "no puede reagruparse en %(to)s (podría reagruparse en %(where)s)",
+        "den kan inte omgruppera till %(to)s (den kunde omgruppera till %(where)s)"),
+    # one event, one line
+    "%(side)s attacks %(loc)s": ("%(side)s ataca %(loc)s", "%(side)s anfaller %(loc)s"),
+    "%(side)s attacks %(loc)s (Cleopatra changed sides there)": ("%(side)s ataca %(loc)s (allí Cleopatra cambió de bando)",
+                                                                "%(side)s anfaller %(loc)s (Cleopatra bytte sida där)"),
+    "Forces of %(side)s's attack on %(loc)s: %(forces)s": ("Fuerzas del ataque de %(side)s contra %(loc)s: %(forces)s",
+                                                          "Styrkorna i anfallet av %(side)s mot %(loc)s: %(forces)s"),
+    "%(side)s's main attack on %(loc)s comes from %(origin)s": (
+        "el ataque principal de %(side)s contra %(loc)s viene desde %(origin)s",
+        "huvudstyrkan i anfallet av %(side)s mot %(loc)s kommer från %(origin)s"),
+    "Battle of %(loc)s: %(victor)s wins": ("Batalla de %(loc)s: gana %(victor)s", "Striden vid %(loc)s: %(victor)s vinner"),
+    "%(side)s chooses to fight at %(loc)s next": ("%(side)s elige librar la siguiente batalla en %(loc)s",
+                                                  "%(side)s väljer att strida vid %(loc)s härnäst"),
+    "Battles to fight: %(locs)s": ("Batallas por librar: %(locs)s", "Strider som återstår: %(locs)s"),
+    "Both cards are events: both are cancelled and the game turn ends (C3)": (
+        "Las dos cartas son eventos: se anulan ambas y termina el turno de juego (C3)",
+        "Båda korten är händelser: båda ställs in och draget slutar (C3)"),
+    "Cleopatra goes home to %(loc)s": ("Cleopatra regresa a %(loc)s", "Cleopatra reser hem till %(loc)s"),
+    "Cleopatra is eliminated (%(cause)s) and joins %(side)s at strength I in %(loc)s (7.52)": (
+        "Cleopatra es eliminada (%(cause)s) y se une a %(side)s con fuerza I en %(loc)s (7.52)",
+        "Cleopatra elimineras (%(cause)s) och går över till %(side)s med styrka I i %(loc)s (7.52)"),
+    "%(loc)s is held by %(side)s: Cleopatra joins %(side)s (8.1)": (
+        "%(loc)s está en poder de %(side)s: Cleopatra se une a %(side)s (8.1)",
+        "%(loc)s hålls av %(side)s: Cleopatra går över till %(side)s (8.1)"),
+    "%(side)s (%(role)s) commands: %(what)s": ("%(side)s (%(role)s) manda: %(what)s", "%(side)s (%(role)s) har befälet: %(what)s"),
+    "%(side)s has finished its command": ("%(side)s ha terminado su fase de mando", "%(side)s har avslutat sitt befäl"),
+    "%(side)s is dealt: %(cards)s": ("%(side)s recibe: %(cards)s", "%(side)s får: %(cards)s"),
+    "%(block)s defects to %(side)s at strength %(n)s": ("%(block)s deserta a %(side)s con fuerza %(n)s",
+                                                        "%(block)s byter sida till %(side)s med styrka %(n)s"),
+    "%(block)s defects to %(side)s at strength %(n)s and moves to %(to)s": (
+        "%(block)s deserta a %(side)s con fuerza %(n)s y va a %(to)s",
+        "%(block)s byter sida till %(side)s med styrka %(n)s och flyttar till %(to)s"),
+    "%(side)s deploys (free deployment)": ("%(side)s despliega (despliegue libre)", "%(side)s ställer upp (fri uppställning)"),
+    "Both sides have deployed (free deployment, 5.3)": ("Ambos bandos han desplegado (despliegue libre, 5.3)",
+                                                        "Båda sidor har ställt upp (fri uppställning, 5.3)"),
+    "%(side)s discards %(card)s": ("%(side)s descarta %(card)s", "%(side)s kastar %(card)s"),
+    "Both sides have discarded a card": ("Ambos bandos han descartado una carta", "Båda sidor har kastat ett kort"),
+    "%(side)s disbands %(block)s at %(loc)s (%(why)s)": ("%(side)s disuelve %(block)s en %(loc)s (%(why)s)",
+                                                         "%(side)s upplöser %(block)s i %(loc)s (%(why)s)"),
+    "%(side)s disbands a block at %(loc)s (%(why)s)": ("%(side)s disuelve un bloque en %(loc)s (%(why)s)",
+                                                       "%(side)s upplöser en pjäs i %(loc)s (%(why)s)"),
+    "%(side)s's %(block)s is eliminated (%(cause)s) at %(loc)s": (
+        "%(block)s de %(side)s queda eliminado (%(cause)s) en %(loc)s",
+        "%(side)s: %(block)s elimineras (%(cause)s) i %(loc)s"),
+    "%(side)s's leader %(block)s is killed (%(cause)s) at %(loc)s: 1 VP for %(enemy)s (7.51)": (
+        "el líder %(block)s de %(side)s muere (%(cause)s) en %(loc)s: 1 PV para %(enemy)s (7.51)",
+        "%(side)s: ledaren %(block)s dödas (%(cause)s) i %(loc)s: 1 segerpoäng till %(enemy)s (7.51)"),
+    "%(side)s makes no use of the event": ("%(side)s no usa el evento", "%(side)s använder inte händelsen"),
+    "%(card)s has no legal target: no effect (E1, E2)": ("%(card)s no tiene objetivo legal: sin efecto (E1, E2)",
+                                                          "%(card)s har inget tillåtet mål: ingen effekt (E1, E2)"),
+    "%(card)s: no battle to make a surprise battle (E3, E4)": (
+        "%(card)s: no hay batalla que convertir en batalla sorpresa (E3, E4)",
+        "%(card)s: ingen strid att göra till överraskningsanfall (E3, E4)"),
+    "%(side)s %(block)s (%(combat)s) fires": ("%(side)s %(block)s (%(combat)s) dispara", "%(side)s %(block)s (%(combat)s) slår"),
+    "%(side)s %(block)s (%(combat)s) fires: %(dice)s = %(n)s hit(s)": (
+        "%(side)s %(block)s (%(combat)s) dispara: %(dice)s = %(n)s impacto(s)",
+        "%(side)s %(block)s (%(combat)s) slår: %(dice)s = %(n)s träff(ar)"),
+    "Game over: %(result)s": ("Fin de la partida: %(result)s", "Spelet är slut: %(result)s"),
+    "%(side)s %(block)s takes a hit: now %(roman)s": ("%(side)s %(block)s recibe un impacto: ahora %(roman)s",
+                                                      "%(side)s %(block)s tar en träff: nu %(roman)s"),
+    "Jupiter: %(side)s names %(loc)s and %(how)s: %(block)s": ("Júpiter: %(side)s nombra %(loc)s y %(how)s: %(block)s",
+                                                              "Jupiter: %(side)s väljer %(loc)s och %(how)s: %(block)s"),
+    "%(side)s %(block)s passes": ("%(side)s %(block)s pasa", "%(side)s %(block)s passar"),
+    "%(side)s: no target for %(n)s block(s); they pass": ("%(side)s: ningún objetivo para %(n)s bloque(s); pasan",
+                                                          "%(side)s: inget mål för %(n)s pjäs(er); de passar"),
+    "%(side)s is Player 1 (%(why)s)": ("%(side)s es el Jugador 1 (%(why)s)", "%(side)s är spelare 1 (%(why)s)"),
+    "%(side)s %(block)s retreats to %(to)s": ("%(side)s %(block)s se retira a %(to)s", "%(side)s %(block)s retirerar till %(to)s"),
+    "%(side)s %(block)s retreats by sea to %(to)s": ("%(side)s %(block)s se retira por mar a %(to)s",
+                                                     "%(side)s %(block)s retirerar via hav till %(to)s"),
+    "%(block)s must retreat and cannot (B4)": ("%(block)s debe retirarse y no puede (B4)",
+                                               "%(block)s måste retirera och kan inte (B4)"),
+    "Reserves arrive at %(loc)s: %(blocks)s": ("Llegan las reservas a %(loc)s: %(blocks)s",
+                                               "Reserverna anländer till %(loc)s: %(blocks)s"),
+    "%(side)s's reserves at %(loc)s are disrupted: each loses a step (7.31)": (
+        "las reservas de %(side)s en %(loc)s quedan desorganizadas: cada una pierde un paso (7.31)",
+        "reserverna av %(side)s i %(loc)s är i oordning: var och en förlorar ett steg (7.31)"),
+    "%(side)s is now the attacker at %(loc)s and %(other)s the defender (7.31)": (
+        "%(side)s es ahora el atacante en %(loc)s y %(other)s el defensor (7.31)",
+        "%(side)s är nu anfallare i %(loc)s och %(other)s försvarare (7.31)"),
+    "%(loc)s, Round %(n)s": ("%(loc)s, Ronda %(n)s", "%(loc)s, rond %(n)s"),
+    "%(block)s does not defect and loses a step (E1)": ("%(block)s no deserta y pierde un paso (E1)",
+                                                        "%(block)s byter inte sida och förlorar ett steg (E1)"),
+    "%(side)s makes %(loc)s a surprise battle": ("%(side)s convierte %(loc)s en batalla sorpresa",
+                                                 "%(side)s gör %(loc)s till ett överraskningsanfall"),
+    "Victory points: %(side)s %(n)s, %(other)s %(m)s": ("Puntos de victoria: %(side)s %(n)s, %(other)s %(m)s",
+                                                        "Segerpoäng: %(side)s %(n)s, %(other)s %(m)s"),
+    "Vulcan strikes %(loc)s: %(n)s block(s) lose a step (E2)": (
+        "Vulcano golpea %(loc)s: %(n)s bloque(s) pierde(n) un paso (E2)",
+        "Vulcan slår till mot %(loc)s: %(n)s pjäs(er) förlorar ett steg (E2)"),
+    "Winter of %(year)s": ("Invierno del %(year)s", "Vintern år %(year)s"),
+    "Year %(year)s begins: six cards dealt to each side": ("Comienza el Año %(year)s: seis cartas para cada bando",
+                                                           "År %(year)s börjar: sex kort delas ut till varje sida"),
+    "Eliminated blocks return to the levy pools for %(year)s": (
+        "Los bloques eliminados vuelven a la Reserva de Levas para el %(year)s",
+        "Eliminerade pjäser återgår till rekryteringspoolen inför %(year)s"),
+    # defaults applied (steps/adjudicate.py)
+    "historical deployment (default)": ("despliegue histórico (por defecto)", "historisk uppställning (standardval)"),
+    "%(side)s discards %(card)s (default)": ("%(side)s descarta %(card)s (por defecto)", "%(side)s kastar %(card)s (standardval)"),
+    "%(side)s plays %(card)s (default)": ("%(side)s juega %(card)s (por defecto)", "%(side)s spelar %(card)s (standardval)"),
+    "%(side)s: no orders by the deadline: no moves, no levies (default)": (
+        "%(side)s: sin órdenes en la fecha límite: sin movimientos ni levas (por defecto)",
+        "%(side)s: inga order inom tidsfristen: ingen marsch, ingen rekrytering (standardval)"),
+    "%(side)s makes no use of %(card)s (default)": ("%(side)s no usa %(card)s (por defecto)",
+                                                    "%(side)s använder inte %(card)s (standardval)"),
+    "%(loc)s: the plan line '%(plan)s' is not carried out for %(block)s: %(why)s": (
+        "%(loc)s: la línea del plan '%(plan)s' no se cumple para %(block)s: %(why)s",
+        "%(loc)s: planraden '%(plan)s' genomförs inte för %(block)s: %(why)s"),
+    "%(side)s fights %(loc)s next (default: alphabetical)": (
+        "%(side)s libra la siguiente batalla en %(loc)s (por defecto: orden alfabético)",
+        "%(side)s strider vid %(loc)s härnäst (standardval: alfabetisk ordning)"),
+    "%(block)s must retreat from %(loc)s: to %(to)s (default)": ("%(block)s debe retirarse de %(loc)s: a %(to)s (por defecto)",
+                                                                 "%(block)s måste retirera från %(loc)s: till %(to)s (standardval)"),
+    "%(block)s must retreat from %(loc)s: to %(to)s by sea (default)": (
+        "%(block)s debe retirarse de %(loc)s: a %(to)s por mar (por defecto)",
+        "%(block)s måste retirera från %(loc)s: till %(to)s via hav (standardval)"),
+    "the hit at %(loc)s goes to %(block)s (default among %(blocks)s)": (
+        "el impacto en %(loc)s se asigna a %(block)s (por defecto entre %(blocks)s)",
+        "träffen i %(loc)s tas av %(block)s (standardval bland %(blocks)s)"),
+    "%(block)s winters in %(loc)s (default)": ("%(block)s inverna en %(loc)s (por defecto)",
+                                               "%(block)s övervintrar i %(loc)s (standardval)"),
+    "%(loc)s is over its supply limit: %(block)s is disbanded (default: the weakest)": (
+        "%(loc)s excede su límite de suministro: %(block)s queda disuelto (por defecto: el más débil)",
+        "%(loc)s är över sin försörjningsgräns: %(block)s upplöses (standardval: den svagaste)"),
+    # the steps' and the club's events
+    "Step %(step)s: the deadline passed without orders from %(sides)s; defaults apply": (
+        "Etapa %(step)s: pasó la fecha límite sin órdenes de %(sides)s; se aplican las opciones por defecto",
+        "Etapp %(step)s: tidsfristen gick ut utan order från %(sides)s; standardvalen tillämpas"),
+    "%(side)s resigns": ("%(side)s se rinde", "%(side)s ger upp"),
+    "%(side)s is away until %(until)s: the deadlines wait for him, within the club's limit": (
+        "%(side)s está ausente hasta el %(until)s: las fechas límite lo esperan, dentro del límite del club",
+        "%(side)s är borta till %(until)s: tidsfristerna väntar på honom, inom klubbens gräns"),
+    "The moderator extends the deadline of step %(step)s by %(duration)s": (
+        "El moderador amplía la fecha límite de la etapa %(step)s en %(duration)s",
+        "Spelledaren förlänger tidsfristen för etapp %(step)s med %(duration)s"),
+    "The moderator gives %(side)s to a substitute player; the previous player's credentials no longer work": (
+        "El moderador da %(side)s a un jugador sustituto; las credenciales del jugador anterior ya no valen",
+        "Spelledaren ger %(side)s till en ersättare; den tidigare spelarens inloggning gäller inte längre"),
+    "The moderator pauses the game: no deadline runs until he resumes it": (
+        "El moderador pausa la partida: no corre ninguna fecha límite hasta que la reanude",
+        "Spelledaren pausar partiet: ingen tidsfrist löper förrän han återupptar det"),
+    "The moderator resumes the game: the open step has a whole deadline from now": (
+        "El moderador reanuda la partida: la etapa abierta tiene una fecha límite completa desde ahora",
+        "Spelledaren återupptar partiet: den öppna etappen får en hel tidsfrist från nu"),
+    "The moderator rules that %(side)s forfeits the game": ("El moderador decide que %(side)s pierde la partida",
+                                                            "Spelledaren beslutar att %(side)s förlorar partiet"),
+    "The game is over, so its secret is revealed: %(secret)s. Its SHA-256 is the commitment %(commitment)s shown in "
+    "every report; with both sides' submissions it recomputes every die and deal (`pbem audit check`).": (
+        "La partida ha terminado, así que se revela su secreto: %(secret)s. Su SHA-256 es el compromiso "
+        "%(commitment)s que muestra cada informe; con los envíos de ambos bandos recalcula cada dado y cada reparto "
+        "(`pbem audit check`).",
+        "Spelet är slut, så dess hemlighet avslöjas: %(secret)s. Dess SHA-256 är åtagandet %(commitment)s som "
+        "visas i varje rapport; med båda sidornas inskick räknar den om varje tärning och varje utdelning "
+        "(`pbem audit check`)."),
+    # the phase (views.py)
+    "Free deployment (5.3)": ("Despliegue libre (5.3)", "Fri uppställning (5.3)"),
+    "Start of the Year: each side discards one card and plays one": (
+        "Comienzo del Año: cada bando descarta una carta y juega otra",
+        "Årets början: varje sida kastar ett kort och spelar ett"),
+    "Card play: each side plays one card": ("Fase de cartas: cada bando juega una carta", "Kort: varje sida spelar ett kort"),
+    "Command: %(side)s (%(role)s) with %(card)s": ("Mando: %(side)s (%(role)s) con %(card)s",
+                                                   "Befäl: %(side)s (%(role)s) med %(card)s"),
+    "Battle of %(loc)s: won by %(side)s, who may regroup": ("Batalla de %(loc)s: la gana %(side)s, que puede reagruparse",
+                                                            "Striden vid %(loc)s: %(side)s vann och får omgruppera"),
+    "Battle of %(loc)s, Round %(n)s": ("Batalla de %(loc)s, Ronda %(n)s", "Striden vid %(loc)s, rond %(n)s"),
+    "Battles: %(locs)s to fight": ("Batallas: quedan por librar %(locs)s", "Strider: %(locs)s återstår"),
+    "Dice and deals: drawn from this game's secret, committed before play as SHA-256 %(commitment)s; the secret is "
+    "revealed when the game ends.": (
+        "Dados y repartos: salen del secreto de esta partida, comprometido antes de jugar como SHA-256 "
+        "%(commitment)s; el secreto se revela al terminar la partida.",
+        "Tärningar och utdelningar: dras ur partiets hemlighet, som före spelet låstes som SHA-256 %(commitment)s; "
+        "hemligheten avslöjas när spelet är slut."),
+    "PRACTICE GAME: its dice and deals follow a fixed seed and can be foreseen; do not play it for a result.": (
+        "PARTIDA DE PRÁCTICA: sus dados y repartos siguen una semilla fija y pueden preverse; no la juegues por un "
+        "resultado.",
+        "ÖVNINGSPARTI: tärningar och utdelningar följer ett fast frö och kan förutses; spela det inte om ett resultat."),
+}
+MESSAGES.update(ENGINE)
+
 PLURALS: dict[tuple[str, str], tuple[tuple[str, str], tuple[str, str]]] = {
     ("%(num)s hit", "%(num)s hits"): (("%(num)s impacto", "%(num)s impactos"), ("%(num)s träff", "%(num)s träffar")),
     ("%(num)s block", "%(num)s blocks"): (("%(num)s bloque", "%(num)s bloques"), ("%(num)s pjäs", "%(num)s pjäser")),
@@ -198,6 +494,11 @@ def extract() -> list[tuple[str | tuple[str, ...], str]]:
     for path in (package / "replies.py",):
         for _line, msg, _comments, _ctx in extract_from_file("python", str(path)):
             out.append((msg, str(path.relative_to(package.parent))))
+    # what a game writes itself: its messages are marked N_("...") (pbem.core.phrase)
+    for path in sorted((package / "games").glob("*/view/*.py")):
+        for _line, msg, _comments, _ctx in extract_from_file("python", str(path), keywords={"N_": None}):
+            if not wordless(msg if isinstance(msg, str) else msg[0]):
+                out.append((msg, str(path.relative_to(package.parent))))
     return out
 
 
