@@ -378,10 +378,16 @@ def report_id(chain: str) -> str:
 RENDER_VERSION = "1"
 
 
-def renderer_of(system: GameSystem) -> str:
+# a report in another language than English: 2 since the game's own sentences (event lines, the phase,
+# the result) are said in it too, not only the templates' (English reports did not change)
+TRANSLATION_VERSION = "2"
+
+
+def renderer_of(system: GameSystem, language: str = "en") -> str:
     """The rendering a report body is made by: a stored body is compared byte for byte with a fresh
     rendering only when this is the same (an older pbem's reports are kept as they were sent)."""
-    return f"pbem-render {RENDER_VERSION}; {system.name} {getattr(system, 'report_version', '1')}"
+    made = f"pbem-render {RENDER_VERSION}; {system.name} {getattr(system, 'report_version', '1')}"
+    return made if language in ("", "en") else f"{made}; {language} {TRANSLATION_VERSION}"
 
 
 def render_report(

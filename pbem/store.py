@@ -925,7 +925,7 @@ class Store:
                 prev = db.get(SnapshotRecord, before) if before is not None else None
                 row.body = render_report(self.system, snap.session, log, row, snap.deadline, at,
                                          prev.session if prev is not None else None)
-                row.renderer = renderer_of(self.system)
+                row.renderer = renderer_of(self.system, row.language or "en")
                 db.add(row)
                 done += 1
                 _checkpoint("rendered")

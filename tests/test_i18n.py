@@ -376,3 +376,30 @@ def test_every_event_kind_the_game_emits_has_its_messages() -> None:
                 assert isinstance(event_phrase(e), Phrase), (e.kind, e.text)
     assert set(seen) - set(known_kinds()) <= _GROUPED | {"reveal", "battle"}, sorted(set(seen) - known_kinds())
     assert {"move", "levy", "battle", "fire", "hit", "retreat", "battle-end", "command", "year", "winter"} <= set(seen)
+
+
+def test_a_spanish_report_sent_before_the_game_spoke_spanish_is_kept_as_sent(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Spanish and Swedish reports now say the game's own sentences too: one rendered before (its event
+    lines in English) cannot be made again, so verify keeps it as sent; English reports are compared as ever."""
+    import sqlite3
+    from dataclasses import replace
+
+    from pbem.envelope import generate_keypair
+    from pbem.store import GameSetup, Home, PlayerSetup
+
+    keys = {s: generate_keypair() for s in Side}
+    players = tuple(replace(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text),
+                            language="es" if s is Side.POMPEY else "en") for s in Side)
+    Home(tmp_path).create(GameSetup("g", players, seed=7)).close()
+    with Home(tmp_path).open("g") as st:
+        assert st.verify().ok
+    db = sqlite3.connect(tmp_path / "g.db")
+    renderers = dict(db.execute("SELECT recipient || ' ' || format, renderer FROM outbox WHERE kind = 'report'"))
+    assert renderers["Pompey text"].endswith("; es 2") and not renderers["Caesar text"].endswith("2")
+    old = renderers["Caesar text"]  # what an es report was stamped with before
+    db.execute("UPDATE outbox SET renderer = ? WHERE recipient = 'Pompey' AND kind = 'report'", (old,))
+    db.commit()
+    db.close()
+    with Home(tmp_path).open("g") as st:
+        result = st.verify()
+        assert result.ok and any("2 reports were rendered by an earlier version" in n for n in result.notes), result.notes
