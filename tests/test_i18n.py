@@ -403,3 +403,49 @@ def test_a_spanish_report_sent_before_the_game_spoke_spanish_is_kept_as_sent(tmp
     with Home(tmp_path).open("g") as st:
         result = st.verify()
         assert result.ok and any("2 reports were rendered by an earlier version" in n for n in result.notes), result.notes
+
+
+def _assert_said(text: str, catalogs) -> set[str]:  # type: ignore[no-untyped-def]
+    """``text`` is a Phrase whose every message is in every catalog; returns its messages."""
+    from pbem.core.phrase import Phrase, wordless
+
+    assert isinstance(text, Phrase), f"left in English: {text!r}"
+    out = set()
+    for part in text.parts():
+        out.add(part.msg)
+        if not wordless(part.msg):
+            for lang, cat in catalogs.items():
+                entry = cat.get(part.msg)
+                assert entry is not None and entry.string, f"{lang}: no translation of {part.msg!r}"
+    return out
+
+
+def test_the_step_and_what_to_send_next_are_said_in_spanish_and_swedish() -> None:
+    """A step's title and the grouped "what to send next" (headings and hint lines; the example
+    orders stay English, which every language accepts) in random positions of every kind of step."""
+    from pbem.games.caesar.orders.nextstep import next_step_groups
+    from pbem.games.caesar.rules.autoplay import random_orders
+    from pbem.games.caesar.rules.state import Options
+    from pbem.games.caesar.steps.session import Session, StepKind
+
+    catalogs = {lang: _catalog(lang) for lang in LANGS}
+    kinds, messages = set(), set()
+    for seed in range(4):
+        s = Session(new_game(seed, Options()))
+        rng = Rng(seed + 1000)
+        for _ in range(60):
+            step = s.step()
+            if step.kind is StepKind.OVER:
+                break
+            kinds.add(step.kind)
+            messages |= _assert_said(step.title, catalogs)
+            for side in step.awaiting:
+                for label, body in next_step_groups(s, side):
+                    messages |= _assert_said(label, catalogs)
+                    if not label.startswith("example"):  # an example is an order line to copy
+                        for line in (body.args.values() if hasattr(body, "args") else [body]):
+                            if line != "pass":
+                                messages |= _assert_said(line, catalogs)
+                s.submit(side, random_orders(s, side, rng))
+    assert {StepKind.YEAR_START, StepKind.CARD, StepKind.COMMAND, StepKind.BATTLES, StepKind.WINTER} <= kinds
+    assert len(messages) > 20

@@ -464,6 +464,83 @@ ENGINE: dict[str, tuple[str, str]] = {
 }
 MESSAGES.update(ENGINE)
 
+# what to send next (orders/nextstep.py): the order words in a line are the reader's keywords (terms 5)
+NEXT_STEP: dict[str, tuple[str, str]] = {
+    "%(what)s (%(n)s possible)": ("%(what)s (%(n)s posibles)", "%(what)s (%(n)s möjliga)"),
+    "example to copy (%(more)s)": ("ejemplo para copiar (%(more)s)", "exempel att kopiera (%(more)s)"),
+    "example to copy": ("ejemplo para copiar", "exempel att kopiera"),
+    "%(first)s or %(next)s": ("%(first)s o %(next)s", "%(first)s eller %(next)s"),
+    "cards": ("cartas", "kort"),
+    "discard one of: %(cards)s": ("descartar una de: %(cards)s", "kasta ett av: %(cards)s"),
+    "play one of: %(cards)s": ("jugar una de: %(cards)s", "spela ett av: %(cards)s"),
+    "the card you discard cannot also be played": ("la carta que descartas no puede jugarse también",
+                                                   "kortet du kastar kan inte också spelas"),
+    "takes the hit: %(options)s": ("recibe el impacto: %(options)s", "tar träffen: %(options)s"),
+    "%(block)s regroups to: %(options)s": ("%(block)s se reagrupa en: %(options)s", "%(block)s omgrupperar till: %(options)s"),
+    "one of: %(options)s": ("una de: %(options)s", "ett av: %(options)s"),
+    "or no regroup: pass": ("o no reagruparse: pasar", "eller ingen omgruppering: passa"),
+    "answers": ("respuestas", "svar"),
+    "%(block)s (%(loc)s) to port: %(ports)s": ("%(block)s (%(loc)s) a puerto: %(ports)s",
+                                               "%(block)s (%(loc)s) till hamn: %(ports)s"),
+    "%(loc)s is %(n)s over supply: disband %(n)s of %(blocks)s": (
+        "%(loc)s excede en %(n)s su suministro: disolver %(n)s de %(blocks)s",
+        "%(loc)s är %(n)s över försörjningsgränsen: upplös %(n)s av %(blocks)s"),
+    "winter orders": ("órdenes de invierno", "vinterorder"),
+    "%(card)s target one of: %(targets)s": ("%(card)s, objetivo uno de: %(targets)s", "%(card)s, mål ett av: %(targets)s"),
+    "or decline: no event": ("o renunciar: ningún evento", "eller avstå: ingen händelse"),
+    "%(card)s targets": ("objetivos de %(card)s", "mål för %(card)s"),
+    "moves, %(n)s MP": ("movimientos, %(n)s MP", "marscher, %(n)s MP"),
+    "moves, %(card)s: one group move": ("movimientos, %(card)s: un movimiento de grupo", "marscher, %(card)s: en gruppmarsch"),
+    "new block: %(options)s": ("bloque nuevo: %(options)s", "ny pjäs: %(options)s"),
+    "%(blocks)s at %(cities)s": ("%(blocks)s en %(cities)s", "%(blocks)s vid %(cities)s"),
+    "step to one of: %(blocks)s": ("paso a uno de: %(blocks)s", "steg till en av: %(blocks)s"),
+    "levies, %(n)s LP": ("levas, %(n)s LP", "rekryteringar, %(n)s RP"),
+    "nothing to order": ("nada que ordenar", "inget att beordra"),
+    "one order per line; list several blocks after ':'": ("una orden por línea; varios bloques tras ':'",
+                                                          "en order per rad; flera pjäser efter ':'"),
+    "via %(place)s: %(places)s": ("por %(place)s: %(places)s", "via %(place)s: %(places)s"),
+    "sea: %(places)s": ("mar: %(places)s", "hav: %(places)s"),
+    "order of battles: any order of %(locs)s": ("orden de las batallas: cualquier orden de %(locs)s",
+                                                "stridernas ordning: valfri ordning av %(locs)s"),
+    "nowhere": ("ningún sitio", "ingenstans"),
+    "Navis retreat to %(where)s": ("las Navis se retiran a %(where)s", "navis retirerar till %(where)s"),
+    "retreat to %(where)s": ("retirada a %(where)s", "reträtt till %(where)s"),
+    "regroup to %(places)s": ("reagruparse en %(places)s", "omgruppera till %(places)s"),
+    "battle plans for %(n)s battle (all optional)": ("planes para %(n)s batalla (todos opcionales)",
+                                                     "planer för %(n)s strid (alla frivilliga)"),
+    "battle plans for %(n)s battles (all optional)": ("planes para %(n)s batallas (todos opcionales)",
+                                                      "planer för %(n)s strider (alla frivilliga)"),
+    "also: battle L: hits B, B / battle L: order B, B / regroup L: B -> L": (
+        "también: batalla L: impactos B, B / batalla L: orden B, B / reagrupar L: B -> L",
+        "även: strid L: träffar B, B / strid L: ordning B, B / omgruppera L: B -> L"),
+    # a step's title (steps/session.py, steps/stepdefs.py)
+    "%(year)s, turn %(turn)s": ("%(year)s, turno %(turn)s", "%(year)s, drag %(turn)s"),
+    "the game is over: %(result)s": ("la partida ha terminado: %(result)s", "spelet är slut: %(result)s"),
+    "the game is over": ("la partida ha terminado", "spelet är slut"),
+    "free deployment (5.3)": ("despliegue libre (5.3)", "fri uppställning (5.3)"),
+    "Year %(year)s starts: discard 1 card and play 1 card": ("Comienza el Año %(year)s: descarta 1 carta y juega 1 carta",
+                                                             "År %(year)s börjar: kasta 1 kort och spela 1 kort"),
+    "%(when)s: play 1 card": ("%(when)s: juega 1 carta", "%(when)s: spela 1 kort"),
+    "%(moves)s Moves, then %(levies)s Levies": ("%(moves)s Movimientos, luego %(levies)s Levas",
+                                                "%(moves)s marscher, sedan %(levies)s rekryteringar"),
+    "%(when)s: command of %(side)s (%(role)s): %(what)s": ("%(when)s: mando de %(side)s (%(role)s): %(what)s",
+                                                           "%(when)s: befäl för %(side)s (%(role)s): %(what)s"),
+    "%(when)s: battle plans for %(locs)s": ("%(when)s: planes de batalla para %(locs)s", "%(when)s: stridsplaner för %(locs)s"),
+    "winter of %(year)s: Navis to port, supply, disbands": (
+        "invierno del %(year)s: Navis a puerto, suministro, disoluciones",
+        "vintern år %(year)s: navis till hamn, vinterkvarter, upplösningar"),
+    "winter is being resolved": ("se está resolviendo el invierno", "vintern avgörs"),
+    "%(side)s chooses the next battle among %(locs)s": ("%(side)s elige la siguiente batalla entre %(locs)s",
+                                                        "%(side)s väljer nästa strid bland %(locs)s"),
+    "battle of %(loc)s, round %(n)s: turn of %(blocks)s: fire, retreat or pass": (
+        "batalla de %(loc)s, ronda %(n)s: turno de %(blocks)s: disparar, retirarse o pasar",
+        "striden vid %(loc)s, rond %(n)s: tur för %(blocks)s: slå, retirera eller passa"),
+    "battle of %(loc)s: a hit must go to %(blocks)s": ("batalla de %(loc)s: el impacto debe asignarse a %(blocks)s",
+                                                       "striden vid %(loc)s: träffen måste tas av %(blocks)s"),
+    "battle of %(loc)s won: regroup": ("batalla de %(loc)s ganada: reagrupar", "striden vid %(loc)s vunnen: omgruppera"),
+}
+MESSAGES.update(NEXT_STEP)
+
 PLURALS: dict[tuple[str, str], tuple[tuple[str, str], tuple[str, str]]] = {
     ("%(num)s hit", "%(num)s hits"): (("%(num)s impacto", "%(num)s impactos"), ("%(num)s träff", "%(num)s träffar")),
     ("%(num)s block", "%(num)s blocks"): (("%(num)s bloque", "%(num)s bloques"), ("%(num)s pjäs", "%(num)s pjäser")),
@@ -495,7 +572,7 @@ def extract() -> list[tuple[str | tuple[str, ...], str]]:
         for _line, msg, _comments, _ctx in extract_from_file("python", str(path)):
             out.append((msg, str(path.relative_to(package.parent))))
     # what a game writes itself: its messages are marked N_("...") (pbem.core.phrase)
-    for path in sorted((package / "games").glob("*/view/*.py")):
+    for path in sorted((package / "games").rglob("*.py")):
         for _line, msg, _comments, _ctx in extract_from_file("python", str(path), keywords={"N_": None}):
             if not wordless(msg if isinstance(msg, str) else msg[0]):
                 out.append((msg, str(path.relative_to(package.parent))))
