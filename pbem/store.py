@@ -69,6 +69,7 @@ from pbem.bodies import DamagedBodyError
 from pbem.core.events import MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem, Summary, option_values
 from pbem.core.languages import requested_language
+from pbem.core.mailing import requested_folding
 from pbem.core.orders import order_lines
 from pbem.core.rng import SECRET_BYTES, commitment_of
 
@@ -752,6 +753,9 @@ class Store:
             if player is not None and wanted is not None:  # from the reports and replies made after it
                 player.language = wanted
                 db.add(player)
+            fold = requested_folding(order_lines(out.orders or ""))
+            if fold is not None and out.side:  # which steps he gets mail for, from the mails made after it
+                self._set_folding(db, out.side, fold)
             earlier = db.exec(
                 select(SubmissionRecord).where(
                     SubmissionRecord.verdict == Verdict.ACCEPTED.value,
@@ -860,14 +864,19 @@ class Store:
             return self._folding(db)
 
     def set_folding(self, side: str, fold: bool) -> None:
-        """Store a player's choice: fold the steps that ask nothing of him (True) or a mail every step."""
+        """Store a player's choice: fold the steps that ask nothing of him (True) or a mail every step.
+        The player makes it himself with a ``mailing`` line in a submission (:mod:`pbem.core.mailing`)."""
         if side not in self.system.sides:
             raise StoreError(f"game {self.game_id} has no side {side!r}; its sides are {', '.join(self.system.sides)}")
         with self._write() as db:
-            conn = db.connection()
-            conn.exec_driver_sql("CREATE TABLE IF NOT EXISTS mail_pref (side VARCHAR PRIMARY KEY, fold INTEGER NOT NULL)")
-            conn.exec_driver_sql("INSERT INTO mail_pref (side, fold) VALUES (?, ?) "
-                                 "ON CONFLICT(side) DO UPDATE SET fold = excluded.fold", (side, int(fold)))
+            self._set_folding(db, side, fold)
+
+    @staticmethod
+    def _set_folding(db: DbSession, side: str, fold: bool) -> None:
+        conn = db.connection()
+        conn.exec_driver_sql("CREATE TABLE IF NOT EXISTS mail_pref (side VARCHAR PRIMARY KEY, fold INTEGER NOT NULL)")
+        conn.exec_driver_sql("INSERT INTO mail_pref (side, fold) VALUES (?, ?) "
+                             "ON CONFLICT(side) DO UPDATE SET fold = excluded.fold", (side, int(fold)))
 
     def _asks(self, db: DbSession, step: int) -> tuple[tuple[str, ...], bool]:
         """The sides step ``step`` waited for when it opened, and whether the game was over then."""
