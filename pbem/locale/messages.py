@@ -513,6 +513,10 @@ NEXT_STEP: dict[str, tuple[str, str]] = {
     "also: battle L: hits B, B / battle L: order B, B / regroup L: B -> L": (
         "también: batalla L: impactos B, B / batalla L: orden B, B / reagrupar L: B -> L",
         "även: strid L: träffar B, B / strid L: ordning B, B / omgruppera L: B -> L"),
+    "Moderator's view: %(year)s, game turn %(turn)s": ("Vista del moderador: %(year)s, turno de juego %(turn)s",
+                                                       "Spelledarens vy: %(year)s, drag %(turn)s"),
+    "%(side)s's view: %(year)s, game turn %(turn)s": ("Vista de %(side)s: %(year)s, turno de juego %(turn)s",
+                                                      "Vyn för %(side)s: %(year)s, drag %(turn)s"),
     # a step's title (steps/session.py, steps/stepdefs.py)
     "%(year)s, turn %(turn)s": ("%(year)s, turno %(turn)s", "%(year)s, drag %(turn)s"),
     "the game is over: %(result)s": ("la partida ha terminado: %(result)s", "spelet är slut: %(result)s"),
