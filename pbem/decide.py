@@ -70,6 +70,7 @@ __all__ = [
     "reminder_body",
     "previous_report_step",
     "render_report",
+    "reminder_subject",
     "report_subject",
     "sha256_text",
     "system_of",
@@ -433,16 +434,35 @@ def loaded_state(system: GameSystem, adj_json: str) -> Adjudication:
     return adj
 
 
-def reminder_body(game_id: str, step: int, title: str, deadline: str, side: str) -> str:
+def reminder_body(game_id: str, step: int, title: str, deadline: str, side: str, language: str = "en") -> str:
+    """The reminder of a step that waits for ``side``, in his ``language``."""
+    from pbem.core.phrase import say
+    from pbem.locale import translations
+
+    tr = translations(language)
+    _ = tr.gettext
     return (
-        f"Game {game_id}, step {step}: {title}.\n"
-        f"The step waits for your orders, {side}. The deadline is {deadline};\n"
-        "after it the published defaults are applied for every decision of this step\n"
-        "you have not sent (for example no moves and no levies in a command step, the\n"
-        "lowest-Moves card in a card step, your battle plans' defaults in a battle).\n"
-        "Your last report lists what you can send.\n"
+        _("Game %(game)s, step %(step)s: %(title)s.") % {"game": game_id, "step": step, "title": say(title, tr)} + "\n"
+        + _("The step waits for your orders, %(side)s. The deadline is %(deadline)s;\n"
+            "after it the published defaults are applied for every decision of this step\n"
+            "you have not sent (for example no moves and no levies in a command step, the\n"
+            "lowest-Moves card in a card step, your battle plans' defaults in a battle).\n"
+            "Your last report lists what you can send.\n") % {"side": _(side), "deadline": deadline}
     )
 
 
-def report_subject(game_id: str, step: int, title: str) -> str:
-    return f"[{game_id}] step {step}: {title}"
+def reminder_subject(game_id: str, step: int, due: str, language: str = "en") -> str:
+    from pbem.locale import translations
+
+    return translations(language).gettext("[%(game)s] reminder: step %(step)s is due %(due)s") % {
+        "game": game_id, "step": step, "due": due}
+
+
+def report_subject(game_id: str, step: int, title: str, language: str = "en") -> str:
+    """``[g] step 5: <the step's title>`` in ``language`` (a reply to it names the game and the step:
+    :mod:`pbem.plainreply` reads ``step``, ``etapa`` and ``etapp``)."""
+    from pbem.core.phrase import say
+    from pbem.locale import translations
+
+    tr = translations(language)
+    return tr.gettext("[%(game)s] step %(step)s: %(title)s") % {"game": game_id, "step": step, "title": say(title, tr)}

@@ -95,6 +95,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_adjudicati
     parse_duration,
     parse_time,
     reminder_body,
+    reminder_subject,
     render_report,
     renderer_of,
     report_subject,
@@ -843,7 +844,8 @@ class Store:
                         OutboxRecord.kind == "report", OutboxRecord.step == last_mailed)).first() \
                         if last_mailed is not None else 0
                 db.add(OutboxRecord(step=step.number, recipient=recipient, email=emails.get(recipient, ""),
-                                    format=fmt, subject=report_subject(game.id, step.number, step.title),
+                                    format=fmt, subject=report_subject(game.id, step.number, step.title,
+                                                           languages.get(recipient, "en")),
                                     since_event=since or 0, upto_event=last_event, created=format_time(now),
                                     language=languages.get(recipient, "en")))
 
@@ -1251,7 +1253,9 @@ class Store:
             else:
                 lead = min(timedelta(days=1), timedelta(seconds=game.deadline_seconds) / 4)
                 if now >= deadline - lead:
-                    emails = {p.side: p.email for p in db.exec(select(PlayerRecord)).all()}
+                    known = db.exec(select(PlayerRecord)).all()
+                    emails = {p.side: p.email for p in known}
+                    spoken = {p.side: p.language or "en" for p in known}
                     for side in step.missing:
                         exists = db.exec(select(OutboxRecord).where(
                             OutboxRecord.step == step.number, OutboxRecord.kind == "reminder",
@@ -1260,9 +1264,11 @@ class Store:
                             continue
                         db.add(OutboxRecord(step=step.number, kind="reminder", recipient=side,
                                             email=emails.get(side, ""), format="text",
-                                            subject=f"[{self.game_id}] reminder: step {step.number} is due {due}",
+                                            subject=reminder_subject(self.game_id, step.number, due,
+                                                                     spoken.get(side, "en")),
                                             body=reminder_body(self.game_id, step.number, step.title, due,
-                                                                side),
+                                                                side, spoken.get(side, "en")),
+                                            language=spoken.get(side, "en"),
                                             created=format_time(now)))
                         done.append(f"reminder queued for {side} (step {step.number}, due {snap.deadline})")
         try:

@@ -418,3 +418,43 @@ def test_a_mailing_line_with_another_choice_is_rejected_naming_the_line(game: tu
         assert out.verdict is Verdict.REJECTED and st.folding()["Pompey"] is True
         assert [e["line"] for e in out.errors] == [1]
         assert "'sometimes' is not a choice; write 'mailing every step'" in out.errors[0]["message"]
+
+
+def test_a_spanish_players_mail_is_spanish_and_his_reply_to_it_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The subject, the report and the three lines on how to answer come in his language; a plain
+    reply keeping the Spanish subject ('[g] etapa 2') answers that step."""
+    from dataclasses import replace
+
+    from pbem.envelope import generate_keypair, hash_password
+    from pbem.store import GameSetup, PlayerSetup
+
+    monkeypatch.setattr("pbem.transport.outbox.mail_map", lambda html, mid: (html, None))
+    home, out = tmp_path / "home", tmp_path / "out"
+    keys = {P: generate_keypair()}
+    Home(home).create(GameSetup("g", (
+        replace(PlayerSetup(C, "ann@example.org", password_hash=hash_password("open sesame")), language="es"),
+        replace(PlayerSetup(P, "bob@example.net", public_key=keys[P].public_text), language="sv")), seed=11)).close()
+    first = {str(m["To"]): m for m in sent_mail(home, out)}
+    ann, bob = first["ann@example.org"], first["bob@example.net"]
+    assert subject(ann).startswith("[g] etapa 1: Comienza el Año 705: descarta 1 carta y juega 1 carta")
+    assert subject(bob).startswith("[g] etapp 1: År 705 börjar: kasta 1 kort och spela 1 kort")
+    text = ann.get_body(preferencelist=("plain",))
+    assert text is not None
+    body = text.get_content()
+    assert "LO QUE HA OCURRIDO" in body and "Comienza el Año 705: seis cartas para cada bando" in body
+    assert body.rstrip("\n").splitlines()[-3:][0] == \
+        "Para responder: contesta a este correo y conserva su asunto ([g] etapa 1)."
+    bob_text = bob.get_body(preferencelist=("plain",))
+    assert bob_text is not None and "Så svarar du: skriv dina order" in bob_text.get_content()
+    orders = year_start_orders(home, "g", C).strip()
+    feed(home, tmp_path / "a.mbox", reply_mail(f"{orders}\npassword: open sesame", "es1@ann.example", "Re: " + subject(ann)))
+    with Home(home).open("g") as st:
+        assert [(s.verdict, s.side, s.step) for s in st.submissions()] == [("accepted", "Caesar", 1)]
+
+
+@pytest.mark.parametrize("words", ["step", "etapa", "etapp", "Etapa"])
+def test_the_subject_of_a_report_in_any_language_names_its_step(words: str) -> None:
+    from pbem.plainreply import subject_game
+
+    raw = f"From: a@b.example\nSubject: Re: [club-1] {words} 37: whatever\n\nplay 3/1\n".encode()
+    assert subject_game(raw) == ("club-1", 37)

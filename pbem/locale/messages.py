@@ -545,6 +545,47 @@ NEXT_STEP: dict[str, tuple[str, str]] = {
 }
 MESSAGES.update(NEXT_STEP)
 
+# the mail around a report: its subject, how to answer it, the reminder (decide.py, transport/outbox.py)
+MAIL: dict[str, tuple[str, str]] = {
+    "[%(game)s] step %(step)s: %(title)s": ("[%(game)s] etapa %(step)s: %(title)s", "[%(game)s] etapp %(step)s: %(title)s"),
+    "[%(game)s] reminder: step %(step)s is due %(due)s": (
+        "[%(game)s] recordatorio: la etapa %(step)s vence el %(due)s",
+        "[%(game)s] påminnelse: etapp %(step)s ska vara klar %(due)s"),
+    "Game %(game)s, step %(step)s: %(title)s.": ("Partida %(game)s, etapa %(step)s: %(title)s.",
+                                                 "Parti %(game)s, etapp %(step)s: %(title)s."),
+    "The step waits for your orders, %(side)s. The deadline is %(deadline)s;\nafter it the published defaults are "
+    "applied for every decision of this step\nyou have not sent (for example no moves and no levies in a command step, "
+    "the\nlowest-Moves card in a card step, your battle plans' defaults in a battle).\nYour last report lists what you "
+    "can send.\n": (
+        "Esta etapa espera tus órdenes, %(side)s. La fecha límite es %(deadline)s;\npasada la fecha límite se aplican "
+        "las opciones por defecto publicadas a cada decisión de esta etapa\nque no hayas enviado (por ejemplo, ni "
+        "movimientos ni levas en una etapa de mando, la carta\nde menos Movimientos en una etapa de cartas, lo que "
+        "digan tus planes de batalla en una batalla).\nTu último informe indica lo que puedes enviar.\n",
+        "Etappen väntar på dina order, %(side)s. Tidsfristen är %(deadline)s;\nefter tidsfristen tillämpas de "
+        "publicerade standardvalen för varje beslut i den här etappen\nsom du inte har skickat (till exempel ingen "
+        "marsch och ingen rekrytering i en befälsetapp,\nkortet med minst marscher i en kortetapp, dina stridsplaners "
+        "standardval i en strid).\nDin senaste rapport visar vad du kan skicka.\n"),
+    "To answer: reply to this mail and keep its subject ([%(game)s] step %(step)s).\nWrite your orders, one per line, "
+    "and one line: password: YOUR PASSWORD\nQuoted text and your signature are left out; a reply tells you what was "
+    "accepted.\n": (
+        "Para responder: contesta a este correo y conserva su asunto ([%(game)s] etapa %(step)s).\nEscribe tus "
+        "órdenes, una por línea, y una línea: password: TU CONTRASEÑA\nEl texto citado y tu firma no se leen; una "
+        "respuesta te dirá qué se ha aceptado.\n",
+        "Så svarar du: svara på det här mejlet och behåll ämnesraden ([%(game)s] etapp %(step)s).\nSkriv dina order, "
+        "en per rad, och en rad: password: DITT LÖSENORD\nCiterad text och din signatur läses inte; ett svar "
+        "berättar vad som godkändes.\n"),
+    "To answer: put your orders, one per line, in orders.txt and run\n  pbem sign --game %(game)s --side %(side)s "
+    "--step %(step)s --key YOUR.key --armor < orders.txt\nthen paste the block it prints into a reply to this mail "
+    "(or attach what --out writes).\n": (
+        "Para responder: pon tus órdenes, una por línea, en orders.txt y ejecuta\n  pbem sign --game %(game)s "
+        "--side %(side)s --step %(step)s --key TU.key --armor < orders.txt\ny pega el bloque que imprime en una "
+        "respuesta a este correo (o adjunta lo que escribe --out).\n",
+        "Så svarar du: skriv dina order, en per rad, i orders.txt och kör\n  pbem sign --game %(game)s --side "
+        "%(side)s --step %(step)s --key DIN.key --armor < orders.txt\nklistra sedan in blocket den skriver ut i ett "
+        "svar på det här mejlet (eller bifoga det --out skriver).\n"),
+}
+MESSAGES.update(MAIL)
+
 PLURALS: dict[tuple[str, str], tuple[tuple[str, str], tuple[str, str]]] = {
     ("%(num)s hit", "%(num)s hits"): (("%(num)s impacto", "%(num)s impactos"), ("%(num)s träff", "%(num)s träffar")),
     ("%(num)s block", "%(num)s blocks"): (("%(num)s bloque", "%(num)s bloques"), ("%(num)s pjäs", "%(num)s pjäser")),
@@ -572,7 +613,7 @@ def extract() -> list[tuple[str | tuple[str, ...], str]]:
     for path in sorted(templates.rglob("*.j2")):
         for _line, msg, _comments, _ctx in extract_from_file("jinja2", str(path), options=options):
             out.append((msg, str(path.relative_to(templates.parent))))
-    for path in (package / "replies.py",):
+    for path in (package / "replies.py", package / "decide.py", package / "transport" / "outbox.py"):
         for _line, msg, _comments, _ctx in extract_from_file("python", str(path)):
             out.append((msg, str(path.relative_to(package.parent))))
     # what a game writes itself: its messages are marked N_("...") (pbem.core.phrase)
