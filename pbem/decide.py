@@ -37,6 +37,7 @@ from pbem.control import AWAY, apply_control, find_control
 from pbem.core.events import ALL, MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem
 from pbem.core.orders import SubmissionRejected
+from pbem.core.phrase import N_, Phrase
 from pbem.core.rng import KeyedStream, RandomStream, Rng
 from pbem.envelope import (
     PASSWORD_MATCHED,
@@ -264,7 +265,7 @@ def decide(
     if earlier is not None:
         out.verdict = Verdict.DUPLICATE
         out.related = earlier
-        out.reason = f"an exact resend of submission #{earlier}; nothing changed"
+        out.reason = Phrase(N_("an exact resend of submission #%(sid)s; nothing changed"), sid=earlier)
         return out
     try:
         check_addressing(sub, game=game_id, side=player.side, step=adj.step().number)
@@ -287,7 +288,8 @@ def decide(
             warnings = trial.warnings(side, text)
             out.events = trial.submit(side, text, out.digest or "")
     except SubmissionRejected as exc:
-        out.reason = f"{len(exc.errors)} error{'' if len(exc.errors) == 1 else 's'}; nothing was applied"
+        out.reason = Phrase(N_("%(n)s error; nothing was applied") if len(exc.errors) == 1
+                            else N_("%(n)s errors; nothing was applied"), n=len(exc.errors))
         out.errors = [{"line": e.lineno, "text": e.text, "message": e.message} for e in exc.errors]
         return out
     except Exception as exc:  # noqa: BLE001 - an engine bug must not stop the game's other work

@@ -449,3 +449,29 @@ def test_the_step_and_what_to_send_next_are_said_in_spanish_and_swedish() -> Non
                 s.submit(side, random_orders(s, side, rng))
     assert {StepKind.YEAR_START, StepKind.CARD, StepKind.COMMAND, StepKind.BATTLES, StepKind.WINTER} <= kinds
     assert len(messages) > 20
+
+
+def test_the_problems_of_a_rejected_submission_are_said_in_the_players_language(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The reply's reason and the most frequent problems (a name misspelt, an order for another step)
+    in Spanish; the English reply of the same problems is as it always was."""
+    from dataclasses import replace
+
+    from pbem.envelope import generate_keypair
+    from pbem.store import GameSetup, Home, PlayerSetup
+    from store_helpers import signed
+
+    keys = {s: generate_keypair() for s in Side}
+    players = tuple(replace(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text),
+                            language="es" if s is Side.POMPEY else "en") for s in Side)
+    Home(tmp_path).create(GameSetup("g", players, seed=7)).close()
+    bad = "discard Vulcanus\nplay 3/1\nmove Genua -> Roma: Legio 8\n"
+    with Home(tmp_path).open("g") as st:
+        st.receive(signed(keys, Side.POMPEY, 1, bad), "mbox:inbox#1")
+        st.receive(signed(keys, Side.CAESAR, 1, bad), "mbox:inbox#2")
+        by = {r.recipient: r.body or "" for r in st.outbox(kind="reply")}
+    es, en = by["Pompey"], by["Caesar"]
+    assert "rechazado: 2 errores; no se ha aplicado nada" in es, es
+    assert "nombre desconocido (carta): 'Vulcanus'; ¿quisiste decir 'Vulcan'" in es, es
+    assert "esta es la etapa 1, Comienza el Año 705" in es and "corresponde a tu etapa de mando" in es, es
+    assert "errors; nothing was applied" in en and "unknown card 'Vulcanus'; did you mean 'Vulcan'" in en
+    assert "this is step 1, Year 705 starts: discard 1 card and play 1 card; this order belongs to your command step" in en

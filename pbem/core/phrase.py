@@ -86,12 +86,12 @@ def say(value: Any, catalog: _Catalog) -> str:
     return catalog.gettext(value.msg) % args
 
 
-def _regex(msg: str, kinds: Mapping[str, str]) -> re.Pattern[str]:
+def _regex(msg: str, kinds: Mapping[str, str], default: str = ".+?") -> re.Pattern[str]:
     out, pos, seen = [], 0, set()
     for m in _PLACEHOLDER.finditer(msg):
         out.append(re.escape(msg[pos:m.start()].replace("%%", "%")))
         name = m.group(1)
-        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>{kinds.get(name, '.+?')})")
+        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>{kinds.get(name, default)})")
         seen.add(name)
         pos = m.end()
     out.append(re.escape(msg[pos:].replace("%%", "%")))
@@ -101,7 +101,7 @@ def _regex(msg: str, kinds: Mapping[str, str]) -> re.Pattern[str]:
 class Patterns:
     """Messages whose English texts can be read back into Phrases.
 
-    ``kinds`` gives a placeholder's regular expression by name (default: any text); ``sides`` names
+    ``kinds`` gives a placeholder's regular expression by name (``default``: any text); ``sides`` names
     the placeholders that hold a side (said as the side's name in prose); ``nested`` maps a
     placeholder to the Patterns its text must fit (a cause, a reason), so that a text fits only when
     every part of it can be said in another language.
@@ -109,14 +109,14 @@ class Patterns:
 
     def __init__(self, messages: Iterable[str], *, kinds: Mapping[str, str] | None = None,
                  sides: Iterable[str] = (), side_names: Iterable[str] = (),
-                 nested: Mapping[str, Callable[[], Patterns]] | None = None) -> None:
+                 nested: Mapping[str, Callable[[], Patterns]] | None = None, default: str = ".+?") -> None:
         self.sides = frozenset(sides)
         self.side_names = tuple(side_names)
         side_re = "|".join(re.escape(s) for s in self.side_names) or ".+?"
         self.kinds = {**{s: side_re for s in self.sides}, **(kinds or {})}
         self.nested = dict(nested or {})
         self.messages = tuple(messages)
-        self._compiled = [(m, _regex(m, self.kinds)) for m in self.messages]
+        self._compiled = [(m, _regex(m, self.kinds, default)) for m in self.messages]
 
     def side(self, name: str) -> str:
         """A side's name as a Phrase (translated in prose), anything else as it is."""

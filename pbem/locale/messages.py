@@ -586,6 +586,97 @@ MAIL: dict[str, tuple[str, str]] = {
 }
 MESSAGES.update(MAIL)
 
+# the problems of a submission (view/phrases.py problem_patterns): the most frequent; others stay English
+PROBLEMS: dict[str, tuple[str, str]] = {
+    "location": ("lugar", "plats"),
+    "card": ("carta", "kort"),
+    "side": ("bando", "sida"),
+    "Caesar block": ("bloque de César", "pjäs för Caesar"),
+    "Pompey block": ("bloque de Pompeyo", "pjäs för Pompejus"),
+    "unknown %(kind)s %(name)s": ("nombre desconocido (%(kind)s): %(name)s", "okänt namn (%(kind)s): %(name)s"),
+    "unknown %(kind)s %(name)s; did you mean %(options)s?": (
+        "nombre desconocido (%(kind)s): %(name)s; ¿quisiste decir %(options)s?",
+        "okänt namn (%(kind)s): %(name)s; menade du %(options)s?"),
+    "%(card)s is not in your hand; you hold %(cards)s": ("%(card)s no está en tu mano; tienes %(cards)s",
+                                                         "%(card)s finns inte på din hand; du har %(cards)s"),
+    "%(card)s is not in your hand; you can play %(cards)s": ("%(card)s no está en tu mano; puedes jugar %(cards)s",
+                                                             "%(card)s finns inte på din hand; du kan spela %(cards)s"),
+    "%(card)s is not in your hand (it is the card you discard); you can play %(cards)s": (
+        "%(card)s no está en tu mano (es la carta que descartas); puedes jugar %(cards)s",
+        "%(card)s finns inte på din hand (det är kortet du kastar); du kan spela %(cards)s"),
+    "discard exactly one card": ("descarta exactamente una carta", "kasta exakt ett kort"),
+    "play exactly one card": ("juega exactamente una carta", "spela exakt ett kort"),
+    "no 'discard CARD' line: discard one of %(cards)s": ("falta una línea 'descartar CARTA': descarta una de %(cards)s",
+                                                         "ingen rad 'kasta KORT': kasta ett av %(cards)s"),
+    "no 'play CARD' line: play one of %(cards)s": ("falta una línea 'jugar CARTA': juega una de %(cards)s",
+                                                   "ingen rad 'spela KORT': spela ett av %(cards)s"),
+    "Apollo cannot be played on the first game turn of a Year: there is no card to copy (C2)": (
+        "Apollo no puede jugarse en el primer turno de juego de un Año: no hay carta que copiar (C2)",
+        "Apollo kan inte spelas i årets första drag: det finns inget kort att kopiera (C2)"),
+    "no road from %(a)s to %(b)s; from %(a)s you can reach %(near)s (4.3)": (
+        "no hay carretera de %(a)s a %(b)s; desde %(a)s puedes llegar a %(near)s (4.3)",
+        "ingen väg från %(a)s till %(b)s; från %(a)s kan du nå %(near)s (4.3)"),
+    "no Move Points left: an amphibious move costs 1 MP per block (6.3)": (
+        "no quedan Puntos de Movimiento: un movimiento anfibio cuesta 1 MP por bloque (6.3)",
+        "inga marschpoäng kvar: en skeppning kostar 1 MP per pjäs (6.3)"),
+    "no Levy Points left (6.4)": ("no quedan Puntos de Leva (6.4)", "inga rekryteringspoäng kvar (6.4)"),
+    "%(block)s has already moved this turn (rule 6.1, M1)": ("%(block)s ya se ha movido este turno (regla 6.1, M1)",
+                                                             "%(block)s har redan flyttat i detta drag (regel 6.1, M1)"),
+    "%(block)s is in %(loc)s, not %(origin)s (rule 6.1)": ("%(block)s está en %(loc)s, no en %(origin)s (regla 6.1)",
+                                                           "%(block)s står i %(loc)s, inte i %(origin)s (regel 6.1)"),
+    "a block moves at most %(n)s cities (6.1)": ("un bloque se mueve como máximo %(n)s ciudades (6.1)",
+                                                 "en pjäs marscherar högst %(n)s städer (6.1)"),
+    "a block moves at most %(n)s cities with Mercury (E5)": ("un bloque se mueve como máximo %(n)s ciudades con Mercurio (E5)",
+                                                             "en pjäs marscherar högst %(n)s städer med Mercury (E5)"),
+    "%(block)s can reach %(places)s": ("%(block)s puede llegar a %(places)s", "%(block)s kan nå %(places)s"),
+    "%(block)s cannot move now": ("%(block)s no puede moverse ahora", "%(block)s kan inte flytta nu"),
+    "empty order": ("orden vacía", "tom order"),
+    "a block name is missing": ("falta el nombre de un bloque", "ett pjäsnamn saknas"),
+    "a location is missing": ("falta un lugar", "en plats saknas"),
+    "%(names)s named twice": ("%(names)s nombrado dos veces", "%(names)s nämnd två gånger"),
+    "a path needs at least two locations joined by '->', like 'Genua -> Roma'": (
+        "un camino necesita al menos dos lugares unidos por '->', como 'Genua -> Roma'",
+        "en väg behöver minst två platser förenade med '->', som 'Genua -> Roma'"),
+    "write 'move FROM -> TO: BLOCK, BLOCK' (a colon before the blocks)": (
+        "escribe 'mover DESDE -> HASTA: BLOQUE, BLOQUE' (dos puntos antes de los bloques)",
+        "skriv 'flytta FRÅN -> TILL: PJÄS, PJÄS' (kolon före pjäserna)"),
+    "incomplete order; write %(form)s": ("orden incompleta; escribe %(form)s", "ofullständig order; skriv %(form)s"),
+    "no Move Points left to activate %(loc)s: all %(n)s were used (%(places)s) (6.1)": (
+        "no quedan Puntos de Movimiento para activar %(loc)s: se usaron los %(n)s (%(places)s) (6.1)",
+        "inga marschpoäng kvar för att aktivera %(loc)s: alla %(n)s har använts (%(places)s) (6.1)"),
+    "%(loc)s is %(control)s: new blocks are raised only in Friendly cities (6.4)": (
+        "%(loc)s es %(control)s: los bloques nuevos solo se levan en ciudades Amigas (6.4)",
+        "%(loc)s är %(control)s: nya pjäser rekryteras bara i egna städer (6.4)"),
+    "it can be raised in %(places)s": ("puede levarse en %(places)s", "den kan rekryteras i %(places)s"),
+    "new blocks you can raise now: %(blocks)s": ("bloques nuevos que puedes levar ahora: %(blocks)s",
+                                                 "nya pjäser du kan rekrytera nu: %(blocks)s"),
+    "you can raise no new block now": ("ahora no puedes levar ningún bloque nuevo", "du kan inte rekrytera någon ny pjäs nu"),
+    "a sea": ("un mar", "ett hav"),
+    "friendly": ("amiga", "egen"),
+    "enemy": ("enemiga", "fientlig"),
+    "the card step (or the year start)": ("la etapa de cartas (o el comienzo del año)", "kortetappen (eller årets början)"),
+    "the year-start step": ("la etapa de comienzo del año", "etappen vid årets början"),
+    "the free-deployment step": ("la etapa de despliegue libre", "etappen för fri uppställning"),
+    "your command step": ("tu etapa de mando", "din befälsetapp"),
+    "your command step with Jupiter": ("tu etapa de mando con Júpiter", "din befälsetapp med Jupiter"),
+    "your command step with Vulcan": ("tu etapa de mando con Vulcano", "din befälsetapp med Vulcan"),
+    "your command step with an event": ("tu etapa de mando con un evento", "din befälsetapp med en händelse"),
+    "your command step with Mars or Neptune": ("tu etapa de mando con Marte o Neptuno", "din befälsetapp med Mars eller Neptune"),
+    "an interactive battle step": ("una etapa de batalla interactiva", "en interaktiv stridsetapp"),
+    "another step": ("otra etapa", "en annan etapp"),
+    "this is step %(step)s, %(title)s; this order belongs to %(where)s": (
+        "esta es la etapa %(step)s, %(title)s; esta orden corresponde a %(where)s",
+        "detta är etapp %(step)s, %(title)s; den här ordern hör till %(where)s"),
+    # the verdicts' reasons (pbem.decide)
+    "%(n)s error; nothing was applied": ("%(n)s error; no se ha aplicado nada", "%(n)s fel; ingenting har genomförts"),
+    "%(n)s errors; nothing was applied": ("%(n)s errores; no se ha aplicado nada", "%(n)s fel; ingenting har genomförts"),
+    "an exact resend of submission #%(sid)s; nothing changed": (
+        "un reenvío exacto del envío n.º %(sid)s; no cambia nada", "en exakt kopia av inskick nr %(sid)s; ingenting ändrat"),
+    "step %(step)s (%(title)s) waits for %(who)s, not %(side)s": ("la etapa %(step)s (%(title)s) espera a %(who)s, no a %(side)s",
+                                                                  "etapp %(step)s (%(title)s) väntar på %(who)s, inte på %(side)s"),
+}
+MESSAGES.update(PROBLEMS)
+
 PLURALS: dict[tuple[str, str], tuple[tuple[str, str], tuple[str, str]]] = {
     ("%(num)s hit", "%(num)s hits"): (("%(num)s impacto", "%(num)s impactos"), ("%(num)s träff", "%(num)s träffar")),
     ("%(num)s block", "%(num)s blocks"): (("%(num)s bloque", "%(num)s bloques"), ("%(num)s pjäs", "%(num)s pjäser")),

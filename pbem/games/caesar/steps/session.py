@@ -124,9 +124,9 @@ class Session(StepState):
         step = self.step()
         if not step.awaits(side):
             who = ", ".join(s.value for s in step.awaiting) or "nobody"
-            raise SubmissionRejected(
-                [OrderError(0, "", f"step {step.number} ({step.title}) waits for {who}, not {side}")]
-            )
+            raise SubmissionRejected([OrderError(0, "", Phrase(N_("step %(step)s (%(title)s) waits for %(who)s, not %(side)s"),
+                                                             step=step.number, title=step.title, who=who,
+                                                             side=say_side(side.value)))])
         found = Checker(self, side, step).run(lines, unparsed=errors)
         if errors:
             # whole-submission complaints ("no play line") may just be a line that did not parse

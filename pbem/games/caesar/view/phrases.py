@@ -18,7 +18,7 @@ from functools import cache
 from pbem.core.events import Event
 from pbem.core.phrase import N_, Patterns, Phrase
 
-__all__ = ["SIDES", "event_phrase", "known_kinds", "read", "read_part", "side"]
+__all__ = ["SIDES", "event_phrase", "known_kinds", "problem_phrase", "read", "read_part", "side"]
 
 SIDES = ("Caesar", "Pompey")
 _SIDE_NAMES = frozenset({"side", "other", "victor", "winner", "enemy"})
@@ -215,3 +215,80 @@ def event_phrase(e: Event) -> str:
 def known_kinds() -> frozenset[str]:
     """The event kinds this module can say in every language."""
     return frozenset(_EVENTS)
+
+
+# ---- the problems of a submission (a reply's lines), read back from the game's English ---------------
+
+_Q = r"'[^']*'"
+
+
+@cache
+def _kinds_of_name() -> Patterns:
+    return _patterns((N_("location"), N_("card"), N_("side"), N_("Caesar block"), N_("Pompey block")))
+
+
+@cache
+def _suggestions() -> Patterns:
+    return Patterns(("%(name)s", N_("%(first)s or %(next)s")), kinds={"name": _Q, "next": _Q},
+                    nested={"first": _suggestions})
+
+
+@cache
+def problem_patterns() -> Patterns:
+    """The problems players meet most: a name misspelt, a card not held, a road that is not there, no
+    points left, a line written wrong; several problems of one line are joined by '; '."""
+    return Patterns((
+        N_("unknown %(kind)s %(name)s"),
+        N_("unknown %(kind)s %(name)s; did you mean %(options)s?"),
+        N_("%(card)s is not in your hand; you hold %(cards)s"),
+        N_("%(card)s is not in your hand; you can play %(cards)s"),
+        N_("%(card)s is not in your hand (it is the card you discard); you can play %(cards)s"),
+        N_("discard exactly one card"),
+        N_("play exactly one card"),
+        N_("no 'discard CARD' line: discard one of %(cards)s"),
+        N_("no 'play CARD' line: play one of %(cards)s"),
+        N_("Apollo cannot be played on the first game turn of a Year: there is no card to copy (C2)"),
+        N_("no road from %(a)s to %(b)s; from %(a)s you can reach %(near)s (4.3)"),
+        N_("no Move Points left: an amphibious move costs 1 MP per block (6.3)"),
+        N_("no Levy Points left (6.4)"),
+        N_("%(block)s has already moved this turn (rule 6.1, M1)"),
+        N_("%(block)s is in %(loc)s, not %(origin)s (rule 6.1)"),
+        N_("a block moves at most %(n)s cities (6.1)"),
+        N_("a block moves at most %(n)s cities with Mercury (E5)"),
+        N_("%(block)s can reach %(places)s"),
+        N_("%(block)s cannot move now"),
+        N_("empty order"),
+        N_("a block name is missing"),
+        N_("a location is missing"),
+        N_("%(names)s named twice"),
+        N_("a path needs at least two locations joined by '->', like 'Genua -> Roma'"),
+        N_("write 'move FROM -> TO: BLOCK, BLOCK' (a colon before the blocks)"),
+        N_("incomplete order; write %(form)s"),
+        N_("no Move Points left to activate %(loc)s: all %(n)s were used (%(places)s) (6.1)"),
+        N_("%(loc)s is %(control)s: new blocks are raised only in Friendly cities (6.4)"),
+        N_("it can be raised in %(places)s"),
+        N_("new blocks you can raise now: %(blocks)s"),
+        N_("you can raise no new block now"),
+    ), kinds={**_KINDS, "name": _Q}, sides=_SIDE_NAMES, side_names=SIDES, default=r"[^;]+?",
+        nested={"kind": _kinds_of_name, "options": _suggestions, "control": _control})
+
+
+@cache
+def _control() -> Patterns:
+    return _patterns((N_("a sea"), N_("friendly"), N_("enemy"), N_("contested"), N_("vacant")))
+
+
+def problem_phrase(message: str) -> str:
+    """A problem of a submission as a Phrase (said in the player's language), or as it is when no
+    message fits; problems joined by '; ' are read one by one."""
+    if isinstance(message, Phrase):
+        return message
+    found = problem_patterns().read(message)
+    if found is not None:
+        return found
+    parts = message.split("; ")
+    for i in range(1, len(parts)):  # every way to cut it in two, the first that reads wholly
+        left, right = problem_phrase("; ".join(parts[:i])), problem_phrase("; ".join(parts[i:]))
+        if isinstance(left, Phrase) and isinstance(right, Phrase):
+            return Phrase("%(first)s; %(next)s", first=left, next=right)
+    return message
