@@ -123,8 +123,8 @@ _EVENTS: dict[str, tuple[str, ...]] = {
     "deployment": (N_("Both sides have deployed (free deployment, 5.3)"),),
     "discard": (N_("%(side)s discards %(card)s"),),
     "discards": (N_("Both sides have discarded a card"),),
-    "disband": (N_("%(side)s disbands %(block)s at %(loc)s (%(why)s)"),
-                N_("%(side)s disbands a block at %(loc)s (%(why)s)")),
+    "disband": (N_("%(side)s disbands a block at %(loc)s (%(why)s)"),  # the enemy's version first: "a block" is no name
+                N_("%(side)s disbands %(block)s at %(loc)s (%(why)s)")),
     "eliminated": (N_("%(side)s's %(block)s is eliminated (%(cause)s) at %(loc)s"),),
     "killed": (N_("%(side)s's leader %(block)s is killed (%(cause)s) at %(loc)s: 1 VP for %(enemy)s (7.51)"),),
     "event-void": (N_("%(side)s makes no use of the event"), N_("%(card)s has no legal target: no effect (E1, E2)"),
