@@ -468,6 +468,7 @@ MESSAGES.update(ENGINE)
 NEXT_STEP: dict[str, tuple[str, str]] = {
     "%(what)s (%(n)s possible)": ("%(what)s (%(n)s posibles)", "%(what)s (%(n)s möjliga)"),
     "example to copy (%(more)s)": ("ejemplo para copiar (%(more)s)", "exempel att kopiera (%(more)s)"),
+    "deploy": ("desplegar", "placera"),  # the label of a deployment line: the reader's keyword (terms 5)
     "example to copy": ("ejemplo para copiar", "exempel att kopiera"),
     "%(first)s or %(next)s": ("%(first)s o %(next)s", "%(first)s eller %(next)s"),
     "cards": ("cartas", "kort"),
