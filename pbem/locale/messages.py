@@ -668,6 +668,30 @@ PROBLEMS: dict[str, tuple[str, str]] = {
     "this is step %(step)s, %(title)s; this order belongs to %(where)s": (
         "esta es la etapa %(step)s, %(title)s; esta orden corresponde a %(where)s",
         "detta är etapp %(step)s, %(title)s; den här ordern hör till %(where)s"),
+    "warning: %(to)s is held by %(enemy)s, so this retreat can never be carried out (%(rule)s); from %(loc)s you "
+    "could retreat to %(places)s": (
+        "aviso: %(to)s está en poder de %(enemy)s, así que esta retirada nunca podrá hacerse (%(rule)s); desde "
+        "%(loc)s podrías retirarte a %(places)s",
+        "varning: %(to)s hålls av %(enemy)s, så den här reträtten kan aldrig genomföras (%(rule)s); från %(loc)s "
+        "kunde du retirera till %(places)s"),
+    "warning: %(to)s is held by %(enemy)s, so this retreat can never be carried out (%(rule)s); from %(loc)s there "
+    "is nowhere to retreat now": (
+        "aviso: %(to)s está en poder de %(enemy)s, así que esta retirada nunca podrá hacerse (%(rule)s); desde "
+        "%(loc)s no hay ahora adónde retirarse",
+        "varning: %(to)s hålls av %(enemy)s, så den här reträtten kan aldrig genomföras (%(rule)s); från %(loc)s "
+        "finns det ingenstans att retirera nu"),
+    "warning: %(to)s is held by %(enemy)s, so this regroup can never be carried out (%(rule)s); from %(loc)s you "
+    "could regroup to %(places)s": (
+        "aviso: %(to)s está en poder de %(enemy)s, así que este reagrupamiento nunca podrá hacerse (%(rule)s); desde "
+        "%(loc)s podrías reagruparte en %(places)s",
+        "varning: %(to)s hålls av %(enemy)s, så den här omgrupperingen kan aldrig genomföras (%(rule)s); från %(loc)s "
+        "kunde du omgruppera till %(places)s"),
+    "warning: %(to)s is held by %(enemy)s, so this regroup can never be carried out (%(rule)s); from %(loc)s there "
+    "is nowhere to regroup now": (
+        "aviso: %(to)s está en poder de %(enemy)s, así que este reagrupamiento nunca podrá hacerse (%(rule)s); desde "
+        "%(loc)s no hay ahora dónde reagruparse",
+        "varning: %(to)s hålls av %(enemy)s, så den här omgrupperingen kan aldrig genomföras (%(rule)s); från %(loc)s "
+        "finns det ingenstans att omgruppera nu"),
     # the verdicts' reasons (pbem.decide)
     "%(n)s error; nothing was applied": ("%(n)s error; no se ha aplicado nada", "%(n)s fel; ingenting har genomförts"),
     "%(n)s errors; nothing was applied": ("%(n)s errores; no se ha aplicado nada", "%(n)s fel; ingenting har genomförts"),

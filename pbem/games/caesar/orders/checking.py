@@ -370,8 +370,16 @@ def plan_warnings(session: StepState, side: Side, lines: list[OrderLine]) -> lis
             others = sorted({("sea " if by_sea else "") + p for p, by_sea, _ in places + navis})
         else:
             others = sorted(n for n, _ in g.board.neighbors_by_road(loc) if g.control(n, side) in (Control.FRIENDLY, Control.VACANT))
-        out.append(OrderError(
-            ln.lineno, ln.text,
-            f"warning: {o.to} is held by {side.enemy}, so this {what} can never be carried out ({rule}); "
-            + (f"from {loc} you could {what} to {', '.join(others)}" if others else f"from {loc} there is nowhere to {what} now")))
+        if what == "retreat":
+            msg = (N_("warning: %(to)s is held by %(enemy)s, so this retreat can never be carried out (%(rule)s); from "
+                      "%(loc)s you could retreat to %(places)s") if others else
+                   N_("warning: %(to)s is held by %(enemy)s, so this retreat can never be carried out (%(rule)s); from "
+                      "%(loc)s there is nowhere to retreat now"))
+        else:
+            msg = (N_("warning: %(to)s is held by %(enemy)s, so this regroup can never be carried out (%(rule)s); from "
+                      "%(loc)s you could regroup to %(places)s") if others else
+                   N_("warning: %(to)s is held by %(enemy)s, so this regroup can never be carried out (%(rule)s); from "
+                      "%(loc)s there is nowhere to regroup now"))
+        out.append(OrderError(ln.lineno, ln.text, Phrase(msg, to=o.to, enemy=Phrase(side.enemy.value), rule=rule, loc=loc,
+                                                         places=", ".join(others))))
     return out
