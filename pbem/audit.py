@@ -298,11 +298,11 @@ class _Verifier:
     def check_reports(self, system: GameSystem, outbox: list[OutboxRecord], replayed: tuple[dict[int, str], list[Event]],
                       snaps: dict[int, SnapshotRecord], chains: dict[int, str]) -> None:
         states, log = replayed
-        current = renderer_of(system)
         older = 0
         for row in outbox:
             if row.step not in states or row.upto_event > len(log):
                 continue  # already reported: the replay stopped before this step
+            current = renderer_of(system, getattr(row, "language", "en") or "en")
             if row.body is not None and getattr(row, "renderer", current) != current:
                 older += 1  # rendered by another version of pbem: its text cannot be made again here
                 continue

@@ -37,6 +37,7 @@ from pbem.control import AWAY, OFFER_DRAW, apply_control, find_control
 from pbem.core.events import ALL, MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem
 from pbem.core.orders import SubmissionRejected
+from pbem.core.phrase import N_, Phrase
 from pbem.core.rng import KeyedStream, RandomStream, Rng
 from pbem.envelope import (
     PASSWORD_MATCHED,
@@ -70,6 +71,7 @@ __all__ = [
     "reminder_body",
     "previous_report_step",
     "render_report",
+    "reminder_subject",
     "report_subject",
     "sha256_text",
     "system_of",
@@ -265,7 +267,7 @@ def decide(
     if earlier is not None:
         out.verdict = Verdict.DUPLICATE
         out.related = earlier
-        out.reason = f"an exact resend of submission #{earlier}; nothing changed"
+        out.reason = Phrase(N_("an exact resend of submission #%(sid)s; nothing changed"), sid=earlier)
         return out
     try:
         check_addressing(sub, game=game_id, side=player.side, step=adj.step().number)
@@ -289,7 +291,8 @@ def decide(
             warnings = trial.warnings(side, text)
             out.events = trial.submit(side, text, out.digest or "")
     except SubmissionRejected as exc:
-        out.reason = f"{len(exc.errors)} error{'' if len(exc.errors) == 1 else 's'}; nothing was applied"
+        out.reason = Phrase(N_("%(n)s error; nothing was applied") if len(exc.errors) == 1
+                            else N_("%(n)s errors; nothing was applied"), n=len(exc.errors))
         out.errors = [{"line": e.lineno, "text": e.text, "message": e.message} for e in exc.errors]
         return out
     except Exception as exc:  # noqa: BLE001 - an engine bug must not stop the game's other work
@@ -390,10 +393,16 @@ def report_id(chain: str) -> str:
 RENDER_VERSION = "1"
 
 
-def renderer_of(system: GameSystem) -> str:
+# a report in another language than English: 2 since the game's own sentences (event lines, the phase,
+# the result) are said in it too, not only the templates' (English reports did not change)
+TRANSLATION_VERSION = "2"
+
+
+def renderer_of(system: GameSystem, language: str = "en") -> str:
     """The rendering a report body is made by: a stored body is compared byte for byte with a fresh
     rendering only when this is the same (an older pbem's reports are kept as they were sent)."""
-    return f"pbem-render {RENDER_VERSION}; {system.name} {getattr(system, 'report_version', '1')}"
+    made = f"pbem-render {RENDER_VERSION}; {system.name} {getattr(system, 'report_version', '1')}"
+    return made if language in ("", "en") else f"{made}; {language} {TRANSLATION_VERSION}"
 
 
 def render_report(
@@ -439,16 +448,35 @@ def loaded_state(system: GameSystem, adj_json: str) -> Adjudication:
     return adj
 
 
-def reminder_body(game_id: str, step: int, title: str, deadline: str, side: str) -> str:
+def reminder_body(game_id: str, step: int, title: str, deadline: str, side: str, language: str = "en") -> str:
+    """The reminder of a step that waits for ``side``, in his ``language``."""
+    from pbem.core.phrase import say
+    from pbem.locale import translations
+
+    tr = translations(language)
+    _ = tr.gettext
     return (
-        f"Game {game_id}, step {step}: {title}.\n"
-        f"The step waits for your orders, {side}. The deadline is {deadline};\n"
-        "after it the published defaults are applied for every decision of this step\n"
-        "you have not sent (for example no moves and no levies in a command step, the\n"
-        "lowest-Moves card in a card step, your battle plans' defaults in a battle).\n"
-        "Your last report lists what you can send.\n"
+        _("Game %(game)s, step %(step)s: %(title)s.") % {"game": game_id, "step": step, "title": say(title, tr)} + "\n"
+        + _("The step waits for your orders, %(side)s. The deadline is %(deadline)s;\n"
+            "after it the published defaults are applied for every decision of this step\n"
+            "you have not sent (for example no moves and no levies in a command step, the\n"
+            "lowest-Moves card in a card step, your battle plans' defaults in a battle).\n"
+            "Your last report lists what you can send.\n") % {"side": _(side), "deadline": deadline}
     )
 
 
-def report_subject(game_id: str, step: int, title: str) -> str:
-    return f"[{game_id}] step {step}: {title}"
+def reminder_subject(game_id: str, step: int, due: str, language: str = "en") -> str:
+    from pbem.locale import translations
+
+    return translations(language).gettext("[%(game)s] reminder: step %(step)s is due %(due)s") % {
+        "game": game_id, "step": step, "due": due}
+
+
+def report_subject(game_id: str, step: int, title: str, language: str = "en") -> str:
+    """``[g] step 5: <the step's title>`` in ``language`` (a reply to it names the game and the step:
+    :mod:`pbem.plainreply` reads ``step``, ``etapa`` and ``etapp``)."""
+    from pbem.core.phrase import say
+    from pbem.locale import translations
+
+    tr = translations(language)
+    return tr.gettext("[%(game)s] step %(step)s: %(title)s") % {"game": game_id, "step": step, "title": say(title, tr)}

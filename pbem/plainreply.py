@@ -35,7 +35,8 @@ __all__ = ["PASSWORD_LINE", "has_password_line", "plain_reply", "plain_reply_gam
 
 PASSWORD_LINE = re.compile(r"^\s*password\s*:\s*(.*?)\s*$", re.IGNORECASE)
 _SIDE_LINE = re.compile(r"^\s*side\s*:\s*(.*?)\s*$", re.IGNORECASE)
-_SUBJECT = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*)\](?:\s+step\s+(\d{1,9}))?", re.IGNORECASE)
+# "step" in the subject of an English report, "etapa" / "etapp" in a Spanish / Swedish one
+_SUBJECT = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*)\](?:\s+(?:step|etapa|etapp)\s+(\d{1,9}))?", re.IGNORECASE)
 _ENDS = ("-- ", "-----Original Message-----", "________________________________")
 
 

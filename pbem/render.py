@@ -20,7 +20,9 @@ Languages: every fixed sentence of a template is a gettext message (Jinja2's ``j
 newstyle: ``_("Year %(year)s", year=...)``, ``ngettext``). The catalogs are the ``.po`` files of
 ``pbem/locale/<lang>/LC_MESSAGES/pbem.po`` (shipped in the package), compiled by Babel when first
 used, so neither a build step nor a committed ``.mo`` file can fall out of step with them. English
-is the messages themselves (:data:`LANGUAGES`).
+is the messages themselves (:data:`LANGUAGES`). What a game writes itself (its event texts, the phase,
+the result) reaches a template as :class:`~pbem.core.phrase.Phrase` values, said in the report's
+language by the ``say`` filter (``{{ line | say }}``).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from jinja2 import (
 from markupsafe import Markup
 
 from pbem.core.game import ReportContext
+from pbem.core.phrase import say
 from pbem.locale import DEFAULT_LANGUAGE, LANGUAGES, translations
 
 __all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "environment", "render", "translations"]
@@ -96,6 +99,8 @@ def environment(folders: tuple[tuple[str, str], ...] = (), language: str = DEFAU
     )
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.filters["plural"] = _plural
+    catalog = translations(language)
+    env.filters["say"] = lambda value: say(value, catalog)  # a game's Phrase (its event texts) in ``language``
     return env
 
 

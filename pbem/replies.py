@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pbem.control import OFFER_DRAW, OFFER_STEPS
+from pbem.core.phrase import say
 from pbem.decide import Outcome, Verdict
 from pbem.locale import translations
 
@@ -65,10 +66,11 @@ def reply_text(game: str, step: int, sid: int, out: Outcome, *, replaces: int | 
     """The body of the reply to submission ``sid``, decided as ``out`` while ``step`` was open
     (``replaces``: the side's earlier orders it superseded; ``stands``: rejected, the side's
     accepted orders for the step that still count), with its fixed sentences in ``language``
-    (the reasons and the order problems come from the game, in English)."""
+    (the reasons and the order problems the game can say in another language are said in it: Phrases)."""
     if out.unverified:
         return forged_text(game, language)
-    _ = translations(language).gettext
+    tr = translations(language)
+    _ = tr.gettext
     head = _("Game %(game)s, step %(step)s, submission #%(sid)s: ") % {"game": game, "step": step, "sid": sid}
     line = _("line %(number)s")
     if out.verdict is Verdict.ACCEPTED:
@@ -85,15 +87,16 @@ def reply_text(game: str, step: int, sid: int, out: Outcome, *, replaces: int | 
         else:
             text = head + _("your orders for step %(step)s were received; they stay sealed until the step "
                             "resolves; you may revise them until then.") % {"step": step} + "\n"
-        return text + "".join(f"  {line % {'number': e['line']}}: {e['text']}\n    {e['message']}\n" for e in out.errors)
+        return text + "".join(f"  {line % {'number': e['line']}}: {e['text']}\n    {say(e['message'], tr)}\n"
+                              for e in out.errors)
     if out.verdict is Verdict.DUPLICATE:
-        return head + f"{out.reason}.\n"
-    lines = [head + _("rejected: %(reason)s") % {"reason": out.reason}]
+        return head + f"{say(out.reason, tr)}.\n"
+    lines = [head + _("rejected: %(reason)s") % {"reason": say(out.reason, tr)}]
     for e in out.errors:  # as `pbem submit` prints them (pbem.receipts.describe_receipt)
         if e["line"]:
-            lines += [f"  {line % {'number': e['line']}}: {e['text']}", f"    {e['message']}"]
+            lines += [f"  {line % {'number': e['line']}}: {e['text']}", f"    {say(e['message'], tr)}"]
         else:
-            lines.append(f"  - {e['message']}")
+            lines.append(f"  - {say(e['message'], tr)}")
     if stands:
         lines.append(_("your submission #%(sid)s for step %(step)s still stands; send corrected orders to replace it")
                      % {"sid": stands, "step": step})

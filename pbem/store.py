@@ -70,6 +70,7 @@ from pbem.control import OFFER_DRAW, OFFER_STEPS, standing_offers
 from pbem.core.events import MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem, Summary, option_values
 from pbem.core.languages import requested_language
+from pbem.core.mailing import requested_folding
 from pbem.core.orders import order_lines
 from pbem.core.rng import SECRET_BYTES, commitment_of
 
@@ -95,6 +96,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_adjudicati
     parse_duration,
     parse_time,
     reminder_body,
+    reminder_subject,
     render_report,
     renderer_of,
     report_subject,
@@ -776,6 +778,9 @@ class Store:
             if player is not None and wanted is not None:  # from the reports and replies made after it
                 player.language = wanted
                 db.add(player)
+            fold = requested_folding(order_lines(out.orders or ""))
+            if fold is not None and out.side:  # which steps he gets mail for, from the mails made after it
+                self._set_folding(db, out.side, fold)
             earlier = db.exec(
                 select(SubmissionRecord).where(
                     SubmissionRecord.verdict == Verdict.ACCEPTED.value,
@@ -878,7 +883,8 @@ class Store:
                         OutboxRecord.kind == "report", OutboxRecord.step == last_mailed)).first() \
                         if last_mailed is not None else 0
                 db.add(OutboxRecord(step=step.number, recipient=recipient, email=emails.get(recipient, ""),
-                                    format=fmt, subject=report_subject(game.id, step.number, step.title),
+                                    format=fmt, subject=report_subject(game.id, step.number, step.title,
+                                                           languages.get(recipient, "en")),
                                     since_event=since or 0, upto_event=last_event, created=format_time(now),
                                     language=languages.get(recipient, "en")))
 
@@ -899,14 +905,19 @@ class Store:
             return self._folding(db)
 
     def set_folding(self, side: str, fold: bool) -> None:
-        """Store a player's choice: fold the steps that ask nothing of him (True) or a mail every step."""
+        """Store a player's choice: fold the steps that ask nothing of him (True) or a mail every step.
+        The player makes it himself with a ``mailing`` line in a submission (:mod:`pbem.core.mailing`)."""
         if side not in self.system.sides:
             raise StoreError(f"game {self.game_id} has no side {side!r}; its sides are {', '.join(self.system.sides)}")
         with self._write() as db:
-            conn = db.connection()
-            conn.exec_driver_sql("CREATE TABLE IF NOT EXISTS mail_pref (side VARCHAR PRIMARY KEY, fold INTEGER NOT NULL)")
-            conn.exec_driver_sql("INSERT INTO mail_pref (side, fold) VALUES (?, ?) "
-                                 "ON CONFLICT(side) DO UPDATE SET fold = excluded.fold", (side, int(fold)))
+            self._set_folding(db, side, fold)
+
+    @staticmethod
+    def _set_folding(db: DbSession, side: str, fold: bool) -> None:
+        conn = db.connection()
+        conn.exec_driver_sql("CREATE TABLE IF NOT EXISTS mail_pref (side VARCHAR PRIMARY KEY, fold INTEGER NOT NULL)")
+        conn.exec_driver_sql("INSERT INTO mail_pref (side, fold) VALUES (?, ?) "
+                             "ON CONFLICT(side) DO UPDATE SET fold = excluded.fold", (side, int(fold)))
 
     def _asks(self, db: DbSession, step: int) -> tuple[tuple[str, ...], bool]:
         """The sides step ``step`` waited for when it opened, and whether the game was over then."""
@@ -964,7 +975,7 @@ class Store:
                 prev = db.get(SnapshotRecord, before) if before is not None else None
                 row.body = render_report(self.system, snap.session, log, row, snap.deadline, at,
                                          prev.session if prev is not None else None)
-                row.renderer = renderer_of(self.system)
+                row.renderer = renderer_of(self.system, row.language or "en")
                 db.add(row)
                 done += 1
                 _checkpoint("rendered")
@@ -1318,7 +1329,9 @@ class Store:
             else:
                 lead = min(timedelta(days=1), timedelta(seconds=game.deadline_seconds) / 4)
                 if now >= deadline - lead:
-                    emails = {p.side: p.email for p in db.exec(select(PlayerRecord)).all()}
+                    known = db.exec(select(PlayerRecord)).all()
+                    emails = {p.side: p.email for p in known}
+                    spoken = {p.side: p.language or "en" for p in known}
                     for side in step.missing:
                         exists = db.exec(select(OutboxRecord).where(
                             OutboxRecord.step == step.number, OutboxRecord.kind == "reminder",
@@ -1327,9 +1340,11 @@ class Store:
                             continue
                         db.add(OutboxRecord(step=step.number, kind="reminder", recipient=side,
                                             email=emails.get(side, ""), format="text",
-                                            subject=f"[{self.game_id}] reminder: step {step.number} is due {due}",
+                                            subject=reminder_subject(self.game_id, step.number, due,
+                                                                     spoken.get(side, "en")),
                                             body=reminder_body(self.game_id, step.number, step.title, due,
-                                                                side),
+                                                                side, spoken.get(side, "en")),
+                                            language=spoken.get(side, "en"),
                                             created=format_time(now)))
                         done.append(f"reminder queued for {side} (step {step.number}, due {snap.deadline})")
         try:

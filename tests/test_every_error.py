@@ -73,6 +73,11 @@ def test_plans_that_can_never_work_are_accepted_with_a_warning() -> None:
     assert "from Tarraco you could retreat to Narbo" in warns[0].message
     assert "Bilbilis is held by Pompey, so this regroup can never be carried out (7.7)" in warns[1].message
     assert s.warnings(Side.CAESAR, "battle Tarraco: retreat all -> Narbo\n") == []
+    from pbem.core.phrase import say
+    from pbem.locale import translations
+
+    assert say(warns[0].message, translations("es")).startswith(  # a Spanish player reads it in Spanish
+        "aviso: Carthago Nova está en poder de Pompeyo, así que esta retirada nunca podrá hacerse (7.6); desde Tarraco")
 
 
 def test_warnings_reach_the_reply_and_the_receipt() -> None:

@@ -290,3 +290,191 @@ def test_keyword_translation_never_fails_and_is_stable(text: str) -> None:
 
     once = english_keywords(text)
     assert english_keywords(once) == once
+
+
+# ---- what the game writes itself: event lines, the phase, the result, the defaults -------------------
+
+
+def _said(view) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every sentence of ``view`` the game wrote (not a template): what must be said in the reader's language."""
+    out = [view.phase_text, *view.eliminated, *view.defaults]
+    out += [view.result] if view.result else []
+    out += [view.fairness] if view.fairness else []
+    for e in view.happened:
+        if e.battle is None:
+            out.append(e.text)
+            continue
+        out += list(e.battle.opening) + [line.text for r in e.battle.rounds for line in r.lines]
+        out += [line.text for line in e.battle.outcome]
+    return out
+
+
+def _game_views(seed: int, every: int = 25):  # type: ignore[no-untyped-def]
+    """A random game played to its end, with every side's report (and the moderator's) every few decisions."""
+    g = new_game(seed, rng=Rng(seed, practice=True))
+    log = list(g.events)
+    views, since = [], {s: 0 for s in (*Side, None)}
+
+    def each(g, log, n):  # type: ignore[no-untyped-def]
+        if n % every == 0 or g.is_over():
+            for viewer in since:
+                views.append(build_view(g, log, viewer, since=since[viewer]))
+                since[viewer] = len(log)
+
+    play_random(g, Rng(seed), log=log, each=each)
+    for viewer in since:
+        views.append(build_view(g, log, viewer, since=since[viewer]))
+    return g, log, views
+
+
+@pytest.mark.parametrize("seed", [1, 5, 11])
+def test_every_line_the_game_writes_is_said_in_spanish_and_swedish(seed: int) -> None:
+    """Event lines, battles, the phase, the result: each is a Phrase whose messages (and those of its
+    parts: a cause, a reason, a side) are all in both catalogs, and its English is the event's text."""
+    from pbem.core.phrase import Phrase, wordless
+    from pbem.games.caesar.view.phrases import event_phrase
+
+    g, log, views = _game_views(seed)
+    assert g.is_over()
+    catalogs = {lang: _catalog(lang) for lang in LANGS}
+    for e in log:
+        said = event_phrase(e)
+        assert said == e.text  # English: byte for byte the event's own text
+        for part in said.parts() if isinstance(said, Phrase) else ():  # no words read as a name
+            assert not {"a block", "a Navis"} & set(map(str, part.args.values())), (e.text, part.msg)
+    kinds = set()
+    for view in views:
+        for text in _said(view):
+            assert isinstance(text, Phrase), f"left in English: {text!r}"
+            for part in text.parts():
+                kinds.add(part.msg)
+                if wordless(part.msg):
+                    continue
+                for lang, cat in catalogs.items():
+                    entry = cat.get(part.msg)
+                    assert entry is not None and entry.string, f"{lang}: no translation of {part.msg!r}"
+    assert len(kinds) > 40
+    for lang in LANGS:  # and the report says them: no English sentence of the game is left
+        text = "\n".join(render("caesar", view_context(v, "text"), language=lang) for v in views[-6:])
+        for english in (" attacks ", " commands: ", " is Player 1 ", " wins", "Game over", "Victory points",
+                        " levies ", " moves ", " fires", " passes", " retreats ", "Battle of ", "Winter of ",
+                        "begins: six cards", "has finished its command", "PRACTICE GAME"):
+            assert english not in text, (lang, english)
+        assert not re.search(r"\ba (block|Navis)\b", text), (lang, re.search(r".*\ba (block|Navis)\b.*", text))
+
+
+def test_every_event_kind_the_game_emits_has_its_messages() -> None:
+    """An event kind the engine emits is either grouped into a line (moves, levies...) or has messages:
+    a new kind without them would reach a Spanish report in English."""
+    from pbem.core.phrase import Phrase
+    from pbem.games.caesar.view.history import _GROUPED
+    from pbem.games.caesar.view.phrases import event_phrase, known_kinds
+
+    seen: dict[str, str] = {}
+    for seed in (1, 2, 3, 5, 8, 13):
+        g = new_game(seed, rng=Rng(seed, practice=True))
+        for e in play_random(g, Rng(seed), log=list(g.events)):
+            seen.setdefault(e.kind, e.text)
+            if e.kind not in _GROUPED - {"disband"} | {"reveal", "battle"}:  # those two: built from their data
+                assert isinstance(event_phrase(e), Phrase), (e.kind, e.text)
+    assert set(seen) - set(known_kinds()) <= _GROUPED | {"reveal", "battle"}, sorted(set(seen) - known_kinds())
+    assert {"move", "levy", "battle", "fire", "hit", "retreat", "battle-end", "command", "year", "winter"} <= set(seen)
+
+
+def test_a_spanish_report_sent_before_the_game_spoke_spanish_is_kept_as_sent(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Spanish and Swedish reports now say the game's own sentences too: one rendered before (its event
+    lines in English) cannot be made again, so verify keeps it as sent; English reports are compared as ever."""
+    import sqlite3
+    from dataclasses import replace
+
+    from pbem.envelope import generate_keypair
+    from pbem.store import GameSetup, Home, PlayerSetup
+
+    keys = {s: generate_keypair() for s in Side}
+    players = tuple(replace(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text),
+                            language="es" if s is Side.POMPEY else "en") for s in Side)
+    Home(tmp_path).create(GameSetup("g", players, seed=7)).close()
+    with Home(tmp_path).open("g") as st:
+        assert st.verify().ok
+    db = sqlite3.connect(tmp_path / "g.db")
+    renderers = dict(db.execute("SELECT recipient || ' ' || format, renderer FROM outbox WHERE kind = 'report'"))
+    assert renderers["Pompey text"].endswith("; es 2") and not renderers["Caesar text"].endswith("2")
+    old = renderers["Caesar text"]  # what an es report was stamped with before
+    db.execute("UPDATE outbox SET renderer = ? WHERE recipient = 'Pompey' AND kind = 'report'", (old,))
+    db.commit()
+    db.close()
+    with Home(tmp_path).open("g") as st:
+        result = st.verify()
+        assert result.ok and any("2 reports were rendered by an earlier version" in n for n in result.notes), result.notes
+
+
+def _assert_said(text: str, catalogs) -> set[str]:  # type: ignore[no-untyped-def]
+    """``text`` is a Phrase whose every message is in every catalog; returns its messages."""
+    from pbem.core.phrase import Phrase, wordless
+
+    assert isinstance(text, Phrase), f"left in English: {text!r}"
+    out = set()
+    for part in text.parts():
+        out.add(part.msg)
+        if not wordless(part.msg):
+            for lang, cat in catalogs.items():
+                entry = cat.get(part.msg)
+                assert entry is not None and entry.string, f"{lang}: no translation of {part.msg!r}"
+    return out
+
+
+def test_the_step_and_what_to_send_next_are_said_in_spanish_and_swedish() -> None:
+    """A step's title and the grouped "what to send next" (headings and hint lines; the example
+    orders stay English, which every language accepts) in random positions of every kind of step."""
+    from pbem.games.caesar.orders.nextstep import next_step_groups
+    from pbem.games.caesar.rules.autoplay import random_orders
+    from pbem.games.caesar.rules.state import Options
+    from pbem.games.caesar.steps.session import Session, StepKind
+
+    catalogs = {lang: _catalog(lang) for lang in LANGS}
+    kinds, messages = set(), set()
+    for seed in range(4):
+        s = Session(new_game(seed, Options()))
+        rng = Rng(seed + 1000)
+        for _ in range(60):
+            step = s.step()
+            if step.kind is StepKind.OVER:
+                break
+            kinds.add(step.kind)
+            messages |= _assert_said(step.title, catalogs)
+            for side in step.awaiting:
+                for label, body in next_step_groups(s, side):
+                    messages |= _assert_said(label, catalogs)
+                    if not label.startswith("example"):  # an example is an order line to copy
+                        for line in (body.args.values() if hasattr(body, "args") else [body]):
+                            if line != "pass":
+                                messages |= _assert_said(line, catalogs)
+                s.submit(side, random_orders(s, side, rng))
+    assert {StepKind.YEAR_START, StepKind.CARD, StepKind.COMMAND, StepKind.BATTLES, StepKind.WINTER} <= kinds
+    assert len(messages) > 20
+
+
+def test_the_problems_of_a_rejected_submission_are_said_in_the_players_language(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The reply's reason and the most frequent problems (a name misspelt, an order for another step)
+    in Spanish; the English reply of the same problems is as it always was."""
+    from dataclasses import replace
+
+    from pbem.envelope import generate_keypair
+    from pbem.store import GameSetup, Home, PlayerSetup
+    from store_helpers import signed
+
+    keys = {s: generate_keypair() for s in Side}
+    players = tuple(replace(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text),
+                            language="es" if s is Side.POMPEY else "en") for s in Side)
+    Home(tmp_path).create(GameSetup("g", players, seed=7)).close()
+    bad = "discard Vulcanus\nplay 3/1\nmove Genua -> Roma: Legio 8\n"
+    with Home(tmp_path).open("g") as st:
+        st.receive(signed(keys, Side.POMPEY, 1, bad), "mbox:inbox#1")
+        st.receive(signed(keys, Side.CAESAR, 1, bad), "mbox:inbox#2")
+        by = {r.recipient: r.body or "" for r in st.outbox(kind="reply")}
+    es, en = by["Pompey"], by["Caesar"]
+    assert "rechazado: 2 errores; no se ha aplicado nada" in es, es
+    assert "nombre desconocido (carta): 'Vulcanus'; ¿quisiste decir 'Vulcan'" in es, es
+    assert "esta es la etapa 1, Comienza el Año 705" in es and "corresponde a tu etapa de mando" in es, es
+    assert "errors; nothing was applied" in en and "unknown card 'Vulcanus'; did you mean 'Vulcan'" in en
+    assert "this is step 1, Year 705 starts: discard 1 card and play 1 card; this order belongs to your command step" in en

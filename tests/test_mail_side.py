@@ -349,3 +349,131 @@ def test_a_folding_player_gets_his_acceptances_in_his_next_report_mail(tmp_path:
         text = report.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
         sid = 1 if who == "Caesar" else 3
         assert text.startswith(f"Game g, step 1, submission #{sid}: your orders")
+
+
+def test_a_player_opts_out_of_folding_and_back_in_by_a_mail_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'mailing every step' in a player's mail: from then on a report mail at every step; 'mailing fold'
+    later: back to one mail per step that asks something of him, the steps between folded into it."""
+    import hashlib
+
+    from pbem.core.rng import Rng
+    from pbem.envelope import new_envelope, sign_envelope
+    from pbem.games.caesar.rules.autoplay import random_orders
+
+    monkeypatch.setattr("pbem.transport.outbox.mail_map", lambda html, mid: (html, None))  # the PNG is tested above; slow here
+    home, mbox, out = tmp_path / "home", tmp_path / "in.mbox", tmp_path / "out"
+    keys = make_games(home, "g")["g"]
+    mails: dict[str, list[tuple[int, list[int]]]] = {"Caesar": [], "Pompey": []}
+
+    def send() -> None:
+        results, failure = send_outbox(Home(home), DryRunTransport(out), SENDER, game="g")
+        assert not failure
+        for r in results:
+            if r.status == "sent" and r.kind == "report" and r.recipient in mails:
+                mails[r.recipient].append((r.step, r.folded))
+
+    send()
+    # a mail in: Pompey's orders for step 1 with the line (in Spanish words: any language's work)
+    pompey = signed(keys, "g", P, "# cada etapa, por favor\ncorreo cada etapa\n" + year_start_orders(home, "g", P))
+    caesar = signed(keys, "g", C, year_start_orders(home, "g", C))
+    feed(home, mbox, plain_mail(pompey.to_armor(), "p1@bob.example", "bob@example.net"),
+         plain_mail(caesar.to_armor(), "c1@ann.example", "ann@example.org"))
+    with Home(home).open("g") as st:
+        assert st.folding() == {"Caesar": True, "Pompey": False}  # the setting changed
+        assert st.status().step == 2 and st.submissions()[0].verdict == "accepted"
+    send()
+    rng, n, back_at = Rng(3), 0, 0
+    while n < 60:
+        with Home(home).open("g") as st:
+            status = st.status()
+            if status.step > 24:
+                break
+            side = next(s for s in status.awaiting if s not in status.received)
+            session = st.adjudication().session
+            orders = random_orders(session, Side(side), rng)
+            if side == "Pompey" and not back_at and status.step >= 10:
+                back_at, orders = status.step, "mailing fold\n" + orders  # back to folding
+            env = new_envelope("g", side, status.step, orders, nonce=hashlib.sha256(str(n).encode()).hexdigest()[:32])
+            assert st.receive(sign_envelope(env, keys[Side(side)].private_pem).to_json().encode()).verdict.value == "accepted"
+            n += 1
+        send()
+    with Home(home).open("g") as st:
+        last = st.status().step
+        asks = st.asks(range(1, last + 1))
+        assert st.folding() == {"Caesar": True, "Pompey": True}
+        assert st.verify().ok
+    assert back_at
+    pompey_steps = [s for s, _ in mails["Pompey"]]
+    asked = [s for s in range(1, last + 1) if "Pompey" in asks[s][0] or asks[s][1]]
+    # opted out: a mail at every step up to the one whose submission opted back in
+    assert [s for s in pompey_steps if s <= back_at] == list(range(1, back_at + 1))
+    assert all(not folded for s, folded in mails["Pompey"] if s <= back_at)
+    # opted back in: only the steps that ask him something, the others folded into them
+    after = [s for s in pompey_steps if s > back_at]
+    assert after == [s for s in asked if s > back_at] and len(after) < last - back_at
+    folded = sorted(f for s, fs in mails["Pompey"] if s > back_at for f in fs)
+    assert folded and folded == [s for s in range(back_at + 1, after[-1]) if s not in asked]
+
+
+@pytest.mark.parametrize(("line", "fold"), [
+    ("mailing every step", False), ("Mailing: every-step", False), ("correo cada etapa", False),
+    ("utskick varje etapp", False), ("mailing fold", True), ("CORREO agrupar", True), ("utskick samla", True),
+    ("move Genua -> Roma: Legio 8", None), ("language es", None),
+])
+def test_the_mailing_line_in_every_language(line: str, fold: bool | None) -> None:
+    from pbem.core.mailing import mailing_line
+
+    assert mailing_line(line) is fold
+
+
+def test_a_mailing_line_with_another_choice_is_rejected_naming_the_line(game: tuple[Path, dict[Side, object]]) -> None:
+    from pbem.store import Verdict
+    from store_helpers import signed as signed_bytes
+
+    home, keys = game
+    with Home(home).open("g") as st:
+        orders = "mailing sometimes\n" + year_start_orders(home, "g", P)
+        out = st.receive(signed_bytes(keys, P, 1, orders))  # type: ignore[arg-type]
+        assert out.verdict is Verdict.REJECTED and st.folding()["Pompey"] is True
+        assert [e["line"] for e in out.errors] == [1]
+        assert "'sometimes' is not a choice; write 'mailing every step'" in out.errors[0]["message"]
+
+
+def test_a_spanish_players_mail_is_spanish_and_his_reply_to_it_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The subject, the report and the three lines on how to answer come in his language; a plain
+    reply keeping the Spanish subject ('[g] etapa 2') answers that step."""
+    from dataclasses import replace
+
+    from pbem.envelope import generate_keypair, hash_password
+    from pbem.store import GameSetup, PlayerSetup
+
+    monkeypatch.setattr("pbem.transport.outbox.mail_map", lambda html, mid: (html, None))
+    home, out = tmp_path / "home", tmp_path / "out"
+    keys = {P: generate_keypair()}
+    Home(home).create(GameSetup("g", (
+        replace(PlayerSetup(C, "ann@example.org", password_hash=hash_password("open sesame")), language="es"),
+        replace(PlayerSetup(P, "bob@example.net", public_key=keys[P].public_text), language="sv")), seed=11)).close()
+    first = {str(m["To"]): m for m in sent_mail(home, out)}
+    ann, bob = first["ann@example.org"], first["bob@example.net"]
+    assert subject(ann).startswith("[g] etapa 1: Comienza el Año 705: descarta 1 carta y juega 1 carta")
+    assert subject(bob).startswith("[g] etapp 1: År 705 börjar: kasta 1 kort och spela 1 kort")
+    text = ann.get_body(preferencelist=("plain",))
+    assert text is not None
+    body = text.get_content()
+    assert "LO QUE HA OCURRIDO" in body and "Comienza el Año 705: seis cartas para cada bando" in body
+    assert body.rstrip("\n").splitlines()[-3:][0] == \
+        "Para responder: contesta a este correo y conserva su asunto ([g] etapa 1)."
+    bob_text = bob.get_body(preferencelist=("plain",))
+    assert bob_text is not None and "Så svarar du: skriv dina order" in bob_text.get_content()
+    orders = year_start_orders(home, "g", C).strip()
+    feed(home, tmp_path / "a.mbox", reply_mail(f"{orders}\npassword: open sesame", "es1@ann.example", "Re: " + subject(ann)))
+    with Home(home).open("g") as st:
+        assert [(s.verdict, s.side, s.step) for s in st.submissions()] == [("accepted", "Caesar", 1)]
+
+
+@pytest.mark.parametrize("words", ["step", "etapa", "etapp", "Etapa"])
+def test_the_subject_of_a_report_in_any_language_names_its_step(words: str) -> None:
+    from pbem.plainreply import subject_game
+
+    raw = f"From: a@b.example\nSubject: Re: [club-1] {words} 37: whatever\n\nplay 3/1\n".encode()
+    assert subject_game(raw) == ("club-1", 37)

@@ -171,16 +171,20 @@ def thread_root(game: str, recipient: str, sender: str) -> str:
     return f"<pbem.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{_domain(sender)}>"
 
 
-def answer_footer(game: str, step: int, side: str, mode: str) -> str:
+def answer_footer(game: str, step: int, side: str, mode: str, language: str = "en") -> str:
     """The three lines that end a player's report mail: exactly how to answer it, for his mode
-    (``password`` or ``key``)."""
+    (``password`` or ``key``), in his ``language``."""
+    from pbem.locale import translations
+
+    _ = translations(language).gettext
+    values = {"game": game, "step": step, "side": side}
     if mode == "password":
-        return (f"To answer: reply to this mail and keep its subject ([{game}] step {step}).\n"
-                "Write your orders, one per line, and one line: password: YOUR PASSWORD\n"
-                "Quoted text and your signature are left out; a reply tells you what was accepted.\n")
-    return (f"To answer: put your orders, one per line, in orders.txt and run\n"
-            f"  pbem sign --game {game} --side {side} --step {step} --key YOUR.key --armor < orders.txt\n"
-            "then paste the block it prints into a reply to this mail (or attach what --out writes).\n")
+        return _("To answer: reply to this mail and keep its subject ([%(game)s] step %(step)s).\n"
+                 "Write your orders, one per line, and one line: password: YOUR PASSWORD\n"
+                 "Quoted text and your signature are left out; a reply tells you what was accepted.\n") % values
+    return _("To answer: put your orders, one per line, in orders.txt and run\n"
+             "  pbem sign --game %(game)s --side %(side)s --step %(step)s --key YOUR.key --armor < orders.txt\n"
+             "then paste the block it prints into a reply to this mail (or attach what --out writes).\n") % values
 
 
 def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str, *, in_reply_to: str = "",
@@ -324,7 +328,7 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                         res.status = "no address"
                     else:
                         parent, refs = threads.get((step, kind, recipient, sid), ("", ()))
-                        footer = answer_footer(gid, step, recipient, modes[recipient]) \
+                        footer = answer_footer(gid, step, recipient, modes[recipient], rows[0].language or "en") \
                             if kind == "report" and recipient in modes else ""
                         if kind == "report":  # the held reports before it go with it (marked sent together)
                             earlier = sorted(s for (s, who) in held if who == recipient and s < step)

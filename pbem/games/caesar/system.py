@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.core.events import ALL, Event
 from pbem.core.game import OptionSpec, ReportContext, StepInfo, Summary
-from pbem.core.orders import OrderProblem
+from pbem.core.orders import OrderProblem, SubmissionRejected
 from pbem.core.rng import KeyedStream, RandomStream, Rng
 from pbem.errors import EngineError, PbemError
 from pbem.games.caesar.rules.board import Side
@@ -57,10 +57,13 @@ class CaesarAdjudication:
         )
 
     def check(self, side: str, text: str) -> None:
-        self.session.check(_side(side), text)
+        try:
+            self.session.check(_side(side), text)
+        except SubmissionRejected as exc:  # the problems as Phrases: a reply says them in the player's language
+            raise SubmissionRejected([_said(e) for e in exc.errors]) from None
 
     def warnings(self, side: str, text: str) -> list[OrderProblem]:
-        return list(self.session.warnings(_side(side), text))
+        return [_said(e) for e in self.session.warnings(_side(side), text)]
 
     def submit(self, side: str, text: str, entropy: str = "") -> list[Event]:
         return self.session.submit(_side(side), text, entropy)
@@ -287,3 +290,13 @@ def _odds(game: Game, events: Sequence[Event], side: Side) -> tuple[Any, ...]:
 
 
 SYSTEM = CaesarSystem()
+
+
+def _said(problem: OrderProblem) -> OrderProblem:
+    """``problem`` with its message as a Phrase when the game knows its words (English unchanged)."""
+    from dataclasses import replace
+
+    from pbem.games.caesar.view.phrases import problem_phrase
+
+    said = problem_phrase(problem.message)
+    return replace(problem, message=said) if said is not problem.message else problem

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pbem.core.phrase import N_, Phrase
 from pbem.errors import IllegalChoiceError, PbemError
 from pbem.games.caesar.orders.language import (
     ANSWER_TYPES,
@@ -77,22 +78,22 @@ _STEP_ORDERS: dict[StepKind, tuple[type, ...]] = {
 }
 
 _WHERE = {
-    PlayCard: "the card step (or the year start)",
-    DiscardCard: "the year-start step",
-    DeployOrder: "the free-deployment step",
-    MoveOrder: "your command step",
-    SeaOrder: "your command step",
-    MainOrder: "your command step",
-    LevyOrder: "your command step",
-    StepOrder: "your command step",
-    JupiterOrder: "your command step with Jupiter",
-    VulcanOrder: "your command step with Vulcan",
-    NoEventOrder: "your command step with an event",
-    SurpriseOrder: "your command step with Mars or Neptune",
-    FireOrder: "an interactive battle step",
-    PassBlockOrder: "an interactive battle step",
-    RetreatOrder: "an interactive battle step",
-    HitOrder: "an interactive battle step",
+    PlayCard: N_("the card step (or the year start)"),
+    DiscardCard: N_("the year-start step"),
+    DeployOrder: N_("the free-deployment step"),
+    MoveOrder: N_("your command step"),
+    SeaOrder: N_("your command step"),
+    MainOrder: N_("your command step"),
+    LevyOrder: N_("your command step"),
+    StepOrder: N_("your command step"),
+    JupiterOrder: N_("your command step with Jupiter"),
+    VulcanOrder: N_("your command step with Vulcan"),
+    NoEventOrder: N_("your command step with an event"),
+    SurpriseOrder: N_("your command step with Mars or Neptune"),
+    FireOrder: N_("an interactive battle step"),
+    PassBlockOrder: N_("an interactive battle step"),
+    RetreatOrder: N_("an interactive battle step"),
+    HitOrder: N_("an interactive battle step"),
 }
 
 
@@ -118,8 +119,9 @@ class Checker:
                 if not isinstance(ln.order, STANDING_TYPES) or self.step.kind is StepKind.BATTLE and isinstance(ln.order, (BattlesOrder, RegroupPlan)):
                     direct.append(ln)
             else:
-                where = _WHERE.get(type(ln.order), "another step")
-                self.err(ln, f"this is step {self.step.number}, {self.step.title}; this order belongs to {where}")
+                where = Phrase(_WHERE.get(type(ln.order), N_("another step")))
+                self.err(ln, Phrase(N_("this is step %(step)s, %(title)s; this order belongs to %(where)s"),
+                                    step=self.step.number, title=self.step.title, where=where))
         kind = self.step.kind
         if kind is StepKind.DEPLOYMENT:
             self.check_deploy(direct)
@@ -368,8 +370,16 @@ def plan_warnings(session: StepState, side: Side, lines: list[OrderLine]) -> lis
             others = sorted({("sea " if by_sea else "") + p for p, by_sea, _ in places + navis})
         else:
             others = sorted(n for n, _ in g.board.neighbors_by_road(loc) if g.control(n, side) in (Control.FRIENDLY, Control.VACANT))
-        out.append(OrderError(
-            ln.lineno, ln.text,
-            f"warning: {o.to} is held by {side.enemy}, so this {what} can never be carried out ({rule}); "
-            + (f"from {loc} you could {what} to {', '.join(others)}" if others else f"from {loc} there is nowhere to {what} now")))
+        if what == "retreat":
+            msg = (N_("warning: %(to)s is held by %(enemy)s, so this retreat can never be carried out (%(rule)s); from "
+                      "%(loc)s you could retreat to %(places)s") if others else
+                   N_("warning: %(to)s is held by %(enemy)s, so this retreat can never be carried out (%(rule)s); from "
+                      "%(loc)s there is nowhere to retreat now"))
+        else:
+            msg = (N_("warning: %(to)s is held by %(enemy)s, so this regroup can never be carried out (%(rule)s); from "
+                      "%(loc)s you could regroup to %(places)s") if others else
+                   N_("warning: %(to)s is held by %(enemy)s, so this regroup can never be carried out (%(rule)s); from "
+                      "%(loc)s there is nowhere to regroup now"))
+        out.append(OrderError(ln.lineno, ln.text, Phrase(msg, to=o.to, enemy=Phrase(side.enemy.value), rule=rule, loc=loc,
+                                                         places=", ".join(others))))
     return out

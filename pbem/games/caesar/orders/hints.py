@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pbem.core.phrase import N_, Phrase
 from pbem.games.caesar.orders.language import (
     block_display,
 )
@@ -45,7 +46,7 @@ def order_templates(session: StepState, side: Side) -> list[tuple[str, str]]:
         historical = next(iter(g.legal(Decision(side, DecisionKind.DEPLOY))))
         assert isinstance(historical, Deploy)
         for loc, ids in historical.placement:
-            out.append(("deploy", f"deploy {loc}: {', '.join(block_display(g.board, b, side) for b in ids)}"))
+            out.append((Phrase(N_("deploy")), f"deploy {loc}: {', '.join(block_display(g.board, b, side) for b in ids)}"))
     elif step.kind is StepKind.COMMAND:
         out += _command_templates(g, side)
     elif step.kind is StepKind.BATTLES:

@@ -32,6 +32,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from pbem.core.languages import language_line
+from pbem.core.mailing import mailing_line
 from pbem.core.orders import OrderProblem, order_lines
 from pbem.errors import AmbiguousOrderError, InvalidOrderError, PbemError, UnknownNameError
 from pbem.games.caesar.rules.board import BlockType, Board, Side, _norm, block_aliases, block_id, default_board
@@ -698,6 +699,8 @@ def parse_orders(text: str, side: Side, board: Board | None = None) -> tuple[lis
     for lineno, line in order_lines(text):
         try:
             if language_line(line) is not None:  # the player's language: no order of the game (pbem.core.languages)
+                continue
+            if mailing_line(line) is not None:  # which steps he gets mail for (pbem.core.mailing)
                 continue
         except ValueError as exc:
             errors.append(OrderError(lineno, line, str(exc)))

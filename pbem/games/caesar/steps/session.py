@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from pbem.core.events import Event
 from pbem.core.orders import SubmissionRejected
+from pbem.core.phrase import N_, Phrase
 from pbem.core.rng import KeyedStream
 from pbem.errors import PbemError
 from pbem.games.caesar.orders.checking import Checker, plan_warnings
@@ -46,6 +47,8 @@ from pbem.games.caesar.steps.stepdefs import (
     StepState,
     describe_decision,
 )
+from pbem.games.caesar.view.phrases import read_part
+from pbem.games.caesar.view.phrases import side as say_side
 
 __all__ = [
     "DEFAULTS",
@@ -76,34 +79,42 @@ class Session(StepState):
         st = g.state
         pend = g.pending()
         n = self.step_no
-        when = f"{st.year}, turn {st.turn}"
+        when = Phrase(N_("%(year)s, turn %(turn)s"), year=st.year, turn=st.turn)
         if st.phase is Phase.OVER or not pend:
-            over = f"the game is over: {result_text(st.result)}" if st.result else "the game is over"
+            over = (Phrase(N_("the game is over: %(result)s"), result=read_part("result", result_text(st.result)))
+                    if st.result else Phrase(N_("the game is over")))
             return Step(n, StepKind.OVER, (), False, over)
         kind = pend[0].kind
         if kind is DecisionKind.DEPLOY:
-            return Step(n, StepKind.DEPLOYMENT, tuple(Side), True, "free deployment (5.3)")
+            return Step(n, StepKind.DEPLOYMENT, tuple(Side), True, Phrase(N_("free deployment (5.3)")))
         if kind is DecisionKind.DISCARD:
-            return Step(n, StepKind.YEAR_START, tuple(Side), True, f"Year {st.year} starts: discard 1 card and play 1 card")
+            return Step(n, StepKind.YEAR_START, tuple(Side), True,
+                        Phrase(N_("Year %(year)s starts: discard 1 card and play 1 card"), year=st.year))
         if kind is DecisionKind.PLAY:
-            return Step(n, StepKind.CARD, tuple(Side), True, f"{when}: play 1 card")
+            return Step(n, StepKind.CARD, tuple(Side), True, Phrase(N_("%(when)s: play 1 card"), when=when))
         if kind in (DecisionKind.EVENT_TARGET, DecisionKind.MOVES, DecisionKind.SURPRISE, DecisionKind.LEVIES):
             side = pend[0].side
-            role = "Player 1" if side is st.player1 else "Player 2"
+            role = Phrase(N_("Player 1") if side is st.player1 else N_("Player 2"))
             c = st.command
-            what = f"the {c.event} event" if c and c.event else f"{c.mp if c else 0} Moves, then {c.lp if c else 0} Levies"
-            return Step(n, StepKind.COMMAND, (side,), False, f"{when}: command of {side} ({role}): {what}")
+            what = (Phrase(N_("the %(card)s event"), card=c.event) if c and c.event else
+                    Phrase(N_("%(moves)s Moves, then %(levies)s Levies"), moves=c.mp if c else 0, levies=c.lp if c else 0))
+            return Step(n, StepKind.COMMAND, (side,), False,
+                        Phrase(N_("%(when)s: command of %(side)s (%(role)s): %(what)s"), when=when, side=say_side(side.value),
+                               role=role, what=what))
         if kind in (DecisionKind.BATTLE_ORDER, DecisionKind.BATTLE_TURN, DecisionKind.HIT, DecisionKind.REGROUP):
             if self.collected.get("battles") != self._turn_key():
                 locs = sorted(st.contests)
-                return Step(n, StepKind.BATTLES, tuple(Side), True, f"{when}: battle plans for {', '.join(locs)}")
+                return Step(n, StepKind.BATTLES, tuple(Side), True,
+                            Phrase(N_("%(when)s: battle plans for %(locs)s"), when=when, locs=", ".join(locs)))
             d = pend[0]
-            return Step(n, StepKind.BATTLE, (d.side,), False, f"{when}: {describe_decision(g, d)}", d)
+            return Step(n, StepKind.BATTLE, (d.side,), False, Phrase(N_("%(when)s: %(what)s"), when=when,
+                                                                     what=describe_decision(g, d)), d)
         # winter
         if self.collected.get("winter") != str(st.year):
             awaiting = winter_choosers(self)
-            return Step(n, StepKind.WINTER, awaiting, True, f"winter of {st.year}: Navis to port, supply, disbands")
-        return Step(n, StepKind.OVER, (), False, "winter is being resolved")
+            return Step(n, StepKind.WINTER, awaiting, True,
+                        Phrase(N_("winter of %(year)s: Navis to port, supply, disbands"), year=st.year))
+        return Step(n, StepKind.OVER, (), False, Phrase(N_("winter is being resolved")))
 
     # ---- checking ---------------------------------------------------------
     def check(self, side: Side, text: str) -> list[OrderLine]:
@@ -113,9 +124,9 @@ class Session(StepState):
         step = self.step()
         if not step.awaits(side):
             who = ", ".join(s.value for s in step.awaiting) or "nobody"
-            raise SubmissionRejected(
-                [OrderError(0, "", f"step {step.number} ({step.title}) waits for {who}, not {side}")]
-            )
+            raise SubmissionRejected([OrderError(0, "", Phrase(N_("step %(step)s (%(title)s) waits for %(who)s, not %(side)s"),
+                                                             step=step.number, title=step.title, who=who,
+                                                             side=say_side(side.value)))])
         found = Checker(self, side, step).run(lines, unparsed=errors)
         if errors:
             # whole-submission complaints ("no play line") may just be a line that did not parse

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Self
 
+from pbem.core.phrase import N_, Phrase
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.choices import (
     Decision,
@@ -138,16 +139,27 @@ class StepState:
         raise NotImplementedError
 
 
+def _either(names: list[str]) -> str:
+    """``A or B or C`` (a Phrase when there are two or more)."""
+    out = names[0] if names else ""
+    for name in names[1:]:
+        out = Phrase(N_("%(first)s or %(next)s"), first=out, next=name)
+    return out
+
+
 def describe_decision(g: Game, d: Decision) -> str:
+    """What a battle decision asks (a Phrase: said in the reader's language)."""
     bs = g.state.battle
     if d.kind is DecisionKind.BATTLE_ORDER:
-        return f"{d.side} chooses the next battle among {', '.join(d.get('battles', ()))}"
+        return Phrase(N_("%(side)s chooses the next battle among %(locs)s"), side=Phrase(d.side.value),
+                      locs=", ".join(d.get("battles", ())))
     if d.kind is DecisionKind.BATTLE_TURN and bs:
-        names = " or ".join(g.describe(b) for b in d.get("blocks", ()))
-        return f"battle of {d.location}, round {bs.round}: turn of {names}: fire, retreat or pass"
+        names = _either([g.describe(b) for b in d.get("blocks", ())])
+        return Phrase(N_("battle of %(loc)s, round %(n)s: turn of %(blocks)s: fire, retreat or pass"), loc=d.location,
+                      n=bs.round, blocks=names)
     if d.kind is DecisionKind.HIT:
-        names = " or ".join(g.describe(b) for b in d.get("blocks", ()))
-        return f"battle of {d.location}: a hit must go to {names}"
+        names = _either([g.describe(b) for b in d.get("blocks", ())])
+        return Phrase(N_("battle of %(loc)s: a hit must go to %(blocks)s"), loc=d.location, blocks=names)
     if d.kind is DecisionKind.REGROUP:
-        return f"battle of {d.location} won: regroup"
+        return Phrase(N_("battle of %(loc)s won: regroup"), loc=d.location)
     return d.kind.value

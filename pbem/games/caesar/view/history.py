@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.events import Event
+from pbem.core.phrase import N_, Phrase, joined
 from pbem.games.caesar.rules.board import Board, Side, short_name
 from pbem.games.caesar.rules.choices import Audience
+from pbem.games.caesar.view.phrases import event_phrase, read, read_part, side
 from pbem.games.caesar.view.viewmodel import (
     BattleView,
     Entry,
@@ -87,14 +89,15 @@ def _group_key(e: Event) -> tuple[Any, ...]:
 
 
 def _grouped_text(board: Board, run: Sequence[Event], tag_side: bool) -> str:
-    """One line for a run of like events: ``Pompey: 3 blocks move Genua -> Roma``.
+    """One line for a run of like events: ``Pompey: 3 blocks move Genua -> Roma`` (a Phrase).
 
     ``tag_side`` names the side before an owner's version (the moderator sees
     both sides' own versions).
     """
     first = run[0]
     d = first.data
-    side = str(d.get("side", ""))
+    side_ = str(d.get("side", ""))
+    sd = side(side_)
     n = len(run)
     one = n == 1
     path_list = [str(p) for p in d.get("path") or ()]
@@ -102,41 +105,74 @@ def _grouped_text(board: Board, run: Sequence[Event], tag_side: bool) -> str:
     start, end = (path_list[0], path_list[-1]) if path_list else ("", "")
     loc = str(d.get("loc", ""))
     why = _suffix(first.text)
-    why = f" {why}" if why else ""
+    said_why = read_part("disband-why", why[1:-1]) if why else ""
+    kind = first.kind
     if "block" in d:
-        owner = Side(side) if side in (s.value for s in Side) else None
+        owner = Side(side_) if side_ in (s.value for s in Side) else None
         names = []
         for e in run:
             bid = str(e.data["block"])
             nm = name_for(board, bid, owner) if owner is not None and bid in board.blocks else bid
             if "strength" in e.data:
-                nm += f" ({'now ' if first.kind == 'levy-step' else ''}{roman(int(e.data['strength']))})"
+                r = roman(int(e.data["strength"]))
+                nm = Phrase(N_("%(block)s (now %(roman)s)"), block=nm, roman=r) if kind == "levy-step" else f"{nm} ({r})"
             names.append(nm)
-        what = ", ".join(names)
-        pre = f"{side} " if tag_side else ""
-        own = {
-            "move": f"{pre}{what}: {path}",
-            "sea-move": f"{pre}{what} by sea: {path}",
-            "navis-port": f"{pre}{what} {'winters' if one else 'winter'} in {end} (from {start})",
-            "regroup": f"{pre}{what} {'regroups' if one else 'regroup'} {path}",
-            "levy": f"{side} levies {what} at {loc}",
-            "levy-step": f"{side} adds {'a step' if one else 'steps'} at {loc}: {what}",
-            "disband": f"{side} disbands {what} at {loc}{why}",
-        }
-        return own.get(first.kind) or "; ".join(e.text for e in run)
-    navis = bool(d.get("navis")) or first.kind == "navis-port"
-    unit = ("a Navis" if navis else "a block") if one else (f"{n} Navis" if navis else f"{n} blocks")
-    s_ = "s" if one else ""
-    enemy = {
-        "move": f"{side}: {unit} move{s_} {path}",
-        "sea-move": f"{side}: {unit} move{s_} by sea {path}",
-        "navis-port": f"{side}: {unit} {'goes' if one else 'go'} from {start} to {end}",
-        "regroup": f"{side}: {unit} regroup{s_} {path}",
-        "levy": f"{side} levies {'a new block' if one else f'{n} new blocks'} at {loc}",
-        "levy-step": f"{side} adds {'a step to a block' if one else f'{n} steps to blocks'} at {loc}",
-        "disband": f"{side} disbands {unit} at {loc}{why}",
-    }
-    return enemy.get(first.kind) or "; ".join(e.text for e in run)
+        what = joined(names)
+        own: str | None = None
+        if kind == "move":
+            own = Phrase(N_("%(what)s: %(path)s"), what=what, path=path)
+        elif kind == "sea-move":
+            own = Phrase(N_("%(what)s by sea: %(path)s"), what=what, path=path)
+        elif kind == "navis-port":
+            own = Phrase(N_("%(what)s winters in %(end)s (from %(start)s)") if one
+                         else N_("%(what)s winter in %(end)s (from %(start)s)"), what=what, end=end, start=start)
+        elif kind == "regroup":
+            own = Phrase(N_("%(what)s regroups %(path)s") if one else N_("%(what)s regroup %(path)s"), what=what, path=path)
+        if own is not None:
+            return Phrase(N_("%(side)s %(line)s"), side=sd, line=own) if tag_side else own
+        if kind == "levy":
+            return Phrase(N_("%(side)s levies %(what)s at %(loc)s"), side=sd, what=what, loc=loc)
+        if kind == "levy-step":
+            return Phrase(N_("%(side)s adds a step at %(loc)s: %(what)s") if one
+                          else N_("%(side)s adds steps at %(loc)s: %(what)s"), side=sd, what=what, loc=loc)
+        if kind == "disband" and said_why:
+            return Phrase(N_("%(side)s disbands %(what)s at %(loc)s (%(why)s)"), side=sd, what=what, loc=loc, why=said_why)
+        if kind == "disband":
+            return Phrase(N_("%(side)s disbands %(what)s at %(loc)s"), side=sd, what=what, loc=loc)
+        return "; ".join(e.text for e in run)
+    navis = bool(d.get("navis")) or kind == "navis-port"
+    if kind in ("move", "sea-move", "regroup"):
+        msg = {
+            ("move", True, True): N_("%(side)s: a Navis moves %(path)s"),
+            ("move", True, False): N_("%(side)s: %(n)s Navis move %(path)s"),
+            ("move", False, True): N_("%(side)s: a block moves %(path)s"),
+            ("move", False, False): N_("%(side)s: %(n)s blocks move %(path)s"),
+            ("sea-move", True, True): N_("%(side)s: a Navis moves by sea %(path)s"),
+            ("sea-move", True, False): N_("%(side)s: %(n)s Navis move by sea %(path)s"),
+            ("sea-move", False, True): N_("%(side)s: a block moves by sea %(path)s"),
+            ("sea-move", False, False): N_("%(side)s: %(n)s blocks move by sea %(path)s"),
+            ("regroup", True, True): N_("%(side)s: a Navis regroups %(path)s"),
+            ("regroup", True, False): N_("%(side)s: %(n)s Navis regroup %(path)s"),
+            ("regroup", False, True): N_("%(side)s: a block regroups %(path)s"),
+            ("regroup", False, False): N_("%(side)s: %(n)s blocks regroup %(path)s"),
+        }[(kind, navis, one)]
+        return Phrase(msg, side=sd, n=n, path=path)
+    if kind == "navis-port":
+        return Phrase(N_("%(side)s: a Navis goes from %(start)s to %(end)s") if one
+                      else N_("%(side)s: %(n)s Navis go from %(start)s to %(end)s"), side=sd, n=n, start=start, end=end)
+    if kind == "levy":
+        return Phrase(N_("%(side)s levies a new block at %(loc)s") if one
+                      else N_("%(side)s levies %(n)s new blocks at %(loc)s"), side=sd, n=n, loc=loc)
+    if kind == "levy-step":
+        return Phrase(N_("%(side)s adds a step to a block at %(loc)s") if one
+                      else N_("%(side)s adds %(n)s steps to blocks at %(loc)s"), side=sd, n=n, loc=loc)
+    if kind == "disband":
+        unit = Phrase({(True, True): N_("a Navis"), (True, False): N_("%(n)s Navis"), (False, True): N_("a block"),
+                       (False, False): N_("%(n)s blocks")}[(navis, one)], n=n)
+        if said_why:
+            return Phrase(N_("%(side)s disbands %(what)s at %(loc)s (%(why)s)"), side=sd, what=unit, loc=loc, why=said_why)
+        return Phrase(N_("%(side)s disbands %(what)s at %(loc)s"), side=sd, what=unit, loc=loc)
+    return "; ".join(e.text for e in run)
 
 
 def _line(e: Event) -> Line:
@@ -144,22 +180,23 @@ def _line(e: Event) -> Line:
         combat = str(e.data.get("combat", ""))
         fire = int(combat[1:]) if combat[1:].isdigit() else 0
         text = e.text.split(": ")[0] if " fires: " in e.text else e.text
-        return Line("fire", text, tuple(int(x) for x in e.data["dice"]), int(e.data.get("hits", 0)), fire)
-    return Line(e.kind, e.text)
+        return Line("fire", read(e.kind, text), tuple(int(x) for x in e.data["dice"]), int(e.data.get("hits", 0)), fire)
+    return Line(e.kind, event_phrase(e))
 
 
 def _opening(e: Event) -> tuple[str, ...]:
     attacker = str(e.data.get("attacker", ""))
     reserves = e.data.get("reserves", {}) or {}
     sides = [attacker] + [s.value for s in Side if s.value != attacker]
-    out = []
+    out: list[str] = []
     for s in sides:
         shown = [f"{r['name']} {roman(int(r['strength']))}" for r in e.data.get("revealed", ()) if r.get("side") == s]
         n_res = int(reserves.get(s, 0))
-        role = "attacking" if s == attacker else "defending"
-        text = f"{s} ({role}): {', '.join(shown) or 'none'}"
+        blocks = ", ".join(shown) if shown else Phrase(N_("none"))
+        text = Phrase(N_("%(side)s (attacking): %(blocks)s") if s == attacker else N_("%(side)s (defending): %(blocks)s"),
+                      side=side(s), blocks=blocks)
         if n_res:
-            text += f"; {n_res} in reserve"
+            text = Phrase(N_("%(line)s; %(n)s in reserve"), line=text, n=n_res)
         out.append(text)
     return tuple(out)
 
@@ -217,6 +254,17 @@ def _battle_context(visible: Sequence[tuple[int, Event]], since: int, loc: str) 
     return attacker, surprise, rnd
 
 
+def _revealed(e: Event) -> str:
+    """``Caesar plays Apollo (copying 3/1), Pompey plays 2/2``: the cards of a game turn."""
+    text = e.text.split(": ", 1)[-1]
+    played, eff = e.data.get("played", {}), e.data.get("effective", {})
+    parts = [Phrase(N_("%(side)s plays %(card)s (copying %(effective)s)"), side=side(s), card=played[s], effective=eff[s])
+             if played[s] == "Apollo" else Phrase(N_("%(side)s plays %(card)s"), side=side(s), card=played[s])
+             for s in (x.value for x in Side) if s in played and s in eff]
+    said = joined(parts)
+    return said if said == text else text
+
+
 def happened(board: Board, visible: Sequence[tuple[int, Event]], since: int, tag_side: bool) -> tuple[Entry, ...]:
     out: list[Entry] = []
     battle: _BattleBuilder | None = None
@@ -253,7 +301,7 @@ def happened(board: Board, visible: Sequence[tuple[int, Event]], since: int, tag
             continue
         flush_battle()
         if e.kind == "attack" and run:
-            held.append(Entry("line", e.text))
+            held.append(Entry("line", event_phrase(e)))
             continue
         if e.kind in _GROUPED:
             if run and _group_key(run[-1]) != _group_key(e):
@@ -267,18 +315,19 @@ def happened(board: Board, visible: Sequence[tuple[int, Event]], since: int, tag
                 _opening(e), 1,
             )
         elif e.kind == "reveal":
-            out.append(Entry("heading", f"Game turn {e.data.get('turn')} of {e.data.get('year')}"))
-            out.append(Entry("line", e.text.split(": ", 1)[-1]))
+            out.append(Entry("heading", Phrase(N_("Game turn %(turn)s of %(year)s"), turn=e.data.get("turn"),
+                                               year=e.data.get("year"))))
+            out.append(Entry("line", _revealed(e)))
         elif e.kind == "year":
-            out.append(Entry("heading", f"Year {e.data.get('year')}"))
-            out.append(Entry("line", e.text))
+            out.append(Entry("heading", Phrase(N_("Year %(year)s"), year=e.data.get("year"))))
+            out.append(Entry("line", event_phrase(e)))
         elif e.kind == "winter":
-            out.append(Entry("heading", e.text))
+            out.append(Entry("heading", event_phrase(e)))
         elif e.kind == "battle-phase":
-            out.append(Entry("heading", "Battles"))
-            out.append(Entry("line", e.text))
+            out.append(Entry("heading", Phrase(N_("Battles"))))
+            out.append(Entry("line", event_phrase(e)))
         else:
-            out.append(Entry("line", e.text))
+            out.append(Entry("line", event_phrase(e)))
     flush_battle()
     flush_run()
     return tuple(out)

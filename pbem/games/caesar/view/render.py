@@ -10,8 +10,10 @@ from collections.abc import Sequence
 
 from pbem.core.events import Event
 from pbem.core.game import ReportContext
+from pbem.core.phrase import N_, Phrase
 from pbem.games.caesar.rules.board import Side, default_board
 from pbem.games.caesar.rules.game import Game
+from pbem.games.caesar.view.phrases import side
 from pbem.games.caesar.view.svgmap import Piece, render_map
 from pbem.games.caesar.view.views import NextStep, View, build_view
 
@@ -52,8 +54,9 @@ def map_pieces(view: View) -> dict[str, list[Piece]]:
 
 
 def map_title(view: View) -> str:
-    who = "Moderator" if view.moderator else view.viewer
-    return f"{who}'s view: {view.year}, game turn {view.turn}"
+    if view.moderator:  # a Phrase: the HTML report says it in the reader's language (the map's own title stays English)
+        return Phrase(N_("Moderator's view: %(year)s, game turn %(turn)s"), year=view.year, turn=view.turn)
+    return Phrase(N_("%(side)s's view: %(year)s, game turn %(turn)s"), side=side(view.viewer), year=view.year, turn=view.turn)
 
 
 def render_map_svg(view: View) -> str:

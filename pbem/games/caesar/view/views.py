@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pbem.core.events import Event
+from pbem.core.phrase import N_, Phrase
 from pbem.core.rng import KeyedStream, Rng
 from pbem.games.caesar.rules import winter as winter_mod
 from pbem.games.caesar.rules.board import Side, short_name
@@ -34,6 +35,7 @@ from pbem.games.caesar.rules.cards import card_sort_key
 from pbem.games.caesar.rules.game import Game
 from pbem.games.caesar.rules.state import BlockStatus, Phase
 from pbem.games.caesar.view.history import ELIMINATIONS, happened, sightings, visible_events
+from pbem.games.caesar.view.phrases import event_phrase, read_part, side
 from pbem.games.caesar.view.viewmodel import (
     MODERATOR,
     BattleView,
@@ -279,28 +281,30 @@ def _changes(recent: Sequence[Event], viewer: Side, before: tuple[Score, ...], n
 
 
 def _phase_text(game: Game) -> str:
+    """The phase in words (a Phrase: said in the reader's language)."""
     st = game.state
     if st.phase is Phase.DEPLOY:
-        return "Free deployment (5.3)"
+        return Phrase(N_("Free deployment (5.3)"))
     if st.phase is Phase.DISCARD:
-        return "Start of the Year: each side discards one card and plays one"
+        return Phrase(N_("Start of the Year: each side discards one card and plays one"))
     if st.phase is Phase.CARD:
-        return "Card play: each side plays one card"
+        return Phrase(N_("Card play: each side plays one card"))
     if st.phase is Phase.COMMAND and st.command is not None:
-        role = "Player 1" if st.command.side is st.player1 else "Player 2"
-        return f"Command: {st.command.side} ({role}) with {st.command.card}"
+        role = Phrase(N_("Player 1") if st.command.side is st.player1 else N_("Player 2"))
+        return Phrase(N_("Command: %(side)s (%(role)s) with %(card)s"), side=side(st.command.side.value), role=role,
+                      card=st.command.card)
     if st.phase is Phase.BATTLE:
         bs = st.battle
         if bs is not None and bs.victor is not None:
-            return f"Battle of {bs.loc}: won by {bs.victor}, who may regroup"
+            return Phrase(N_("Battle of %(loc)s: won by %(side)s, who may regroup"), loc=bs.loc, side=side(bs.victor.value))
         if bs is not None:
-            return f"Battle of {bs.loc}, Round {bs.round}"
+            return Phrase(N_("Battle of %(loc)s, Round %(n)s"), loc=bs.loc, n=bs.round)
         left = sorted(st.contests)
-        return "Battles" + (f": {', '.join(left)} to fight" if left else "")
+        return Phrase(N_("Battles: %(locs)s to fight"), locs=", ".join(left)) if left else Phrase(N_("Battles"))
     if st.phase is Phase.WINTER:
-        return f"Winter of {st.year}"
+        return Phrase(N_("Winter of %(year)s"), year=st.year)
     if st.phase is Phase.OVER:
-        return "Game over"
+        return Phrase(N_("Game over"))
     return st.phase.value.capitalize()
 
 
@@ -349,10 +353,10 @@ def build_view(
         locations=locations,
         contested=contested,
         happened=happened(board, visible, since, viewer is None),
-        eliminated=tuple(e.text for e in recent if e.kind in ELIMINATIONS),
-        defaults=tuple(e.text for e in recent if e.kind == "default"),
+        eliminated=tuple(event_phrase(e) for e in recent if e.kind in ELIMINATIONS),
+        defaults=tuple(event_phrase(e) for e in recent if e.kind == "default"),
         last_seen=sightings(board, visible, viewer),
-        result=winter_mod.result_text(st.result) if st.result else "",
+        result=read_part("result", winter_mod.result_text(st.result)) if st.result else "",
         next_step=next_step,
         awaited=awaited,
         fairness=fairness_note(st.rng),
@@ -366,8 +370,9 @@ def fairness_note(rng: object) -> str:
     """One line for every report: the commitment of a keyed game, or that a practice game's dice
     can be foreseen ("" for a stream of neither kind: simulations and games made before pbem had secrets)."""
     if isinstance(rng, KeyedStream):
-        return (f"Dice and deals: drawn from this game's secret, committed before play as SHA-256 "
-                f"{rng.commitment}; the secret is revealed when the game ends.")
+        return Phrase(N_("Dice and deals: drawn from this game's secret, committed before play as SHA-256 "
+                         "%(commitment)s; the secret is revealed when the game ends."), commitment=rng.commitment)
     if isinstance(rng, Rng) and rng.practice:
-        return "PRACTICE GAME: its dice and deals follow a fixed seed and can be foreseen; do not play it for a result."
+        return Phrase(N_("PRACTICE GAME: its dice and deals follow a fixed seed and can be foreseen; do not play it "
+                         "for a result."))
     return ""
