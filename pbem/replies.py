@@ -75,8 +75,9 @@ def reply_text(game: str, step: int, sid: int, out: Outcome, *, replaces: int | 
     line = _("line %(number)s")
     if out.verdict is Verdict.ACCEPTED:
         if out.control and out.orders == OFFER_DRAW:  # the game goes on; the other side was told at once
-            return head + (f"your offer of a draw was received; the other side is told at once and may accept it "
-                           f"until step {step + OFFER_STEPS} is over. Your orders stand as they were.\n")
+            return head + _("your offer of a draw was received; the other side is told at once and may accept it "
+                            "until step %(step)s is over. Your orders stand as they were.") % {
+                "step": step + OFFER_STEPS} + "\n"
         if out.resolved_step is not None:
             text = head + _("your orders were accepted and resolved step %(step)s; your report follows.") % {
                 "step": step} + "\n"

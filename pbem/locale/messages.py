@@ -273,6 +273,13 @@ ENGINE: dict[str, tuple[str, str]] = {
         "empate a %(n)s PV tras el %(year)s, y nadie tiene Roma",
         "lika, %(n)s segerpoäng, efter %(year)s, och ingen håller Roma"),
     "%(side)s resigned": ("%(side)s se rindió", "%(side)s gav upp"),
+    "drawn by agreement": ("tablas por acuerdo", "remi efter överenskommelse"),
+    "your offer of a draw was received; the other side is told at once and may accept it until step %(step)s is "
+    "over. Your orders stand as they were.": (
+        "tu oferta de tablas se ha recibido; el otro bando lo sabe enseguida y puede aceptarla hasta que termine la "
+        "etapa %(step)s. Tus órdenes siguen como estaban.",
+        "ditt erbjudande om remi har tagits emot; den andra sidan får veta det genast och kan anta det tills etapp "
+        "%(step)s är slut. Dina order står kvar som de var."),
     "%(side)s forfeited (the moderator's ruling)": ("%(side)s perdió por decisión del moderador",
                                                     "%(side)s förlorade genom spelledarens beslut"),
     "%(winner)s wins: %(how)s; score %(side)s %(n)s VP, %(other)s %(m)s VP": (
@@ -414,6 +421,20 @@ ENGINE: dict[str, tuple[str, str]] = {
         "Etapa %(step)s: pasó la fecha límite sin órdenes de %(sides)s; se aplican las opciones por defecto",
         "Etapp %(step)s: tidsfristen gick ut utan order från %(sides)s; standardvalen tillämpas"),
     "%(side)s resigns": ("%(side)s se rinde", "%(side)s ger upp"),
+    "%(side)s is away until %(until)s (he said so in game %(game)s): the deadlines wait for him, within the "
+    "club's limit": (
+        "%(side)s está ausente hasta el %(until)s (lo dijo en la partida %(game)s): las fechas límite lo esperan, "
+        "dentro del límite del club",
+        "%(side)s är borta till %(until)s (han sa det i partiet %(game)s): tidsfristerna väntar på honom, inom "
+        "klubbens gräns"),
+    "%(side)s offers a draw: %(other)s may accept it by sending `accept draw` alone in a submission until step "
+    "%(step)s is over (after that the offer lapses)": (
+        "%(side)s ofrece tablas: %(other)s puede aceptarlas enviando `accept draw` solo en un envío hasta que "
+        "termine la etapa %(step)s (después la oferta caduca)",
+        "%(side)s erbjuder remi: %(other)s kan anta den genom att skicka `accept draw` ensamt i en inlämning tills "
+        "etapp %(step)s är slut (därefter förfaller erbjudandet)"),
+    "%(side)s accepts the draw %(other)s offered": ("%(side)s acepta las tablas que ofreció %(other)s",
+                                                   "%(side)s antar remin som %(other)s erbjöd"),
     "%(side)s is away until %(until)s: the deadlines wait for him, within the club's limit": (
         "%(side)s está ausente hasta el %(until)s: las fechas límite lo esperan, dentro del límite del club",
         "%(side)s är borta till %(until)s: tidsfristerna väntar på honom, inom klubbens gräns"),

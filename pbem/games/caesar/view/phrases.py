@@ -86,6 +86,7 @@ def _how_won() -> Patterns:
         N_("VP tied at %(n)s after %(year)s, and nobody holds Roma"),
         N_("%(side)s resigned"),
         N_("%(side)s forfeited (the moderator's ruling)"),
+        N_("drawn by agreement"),
     ))
 
 
@@ -167,7 +168,12 @@ _EVENTS: dict[str, tuple[str, ...]] = {
     # the steps' and the club's own events (pbem.games.caesar.steps, pbem.decide, pbem.control)
     "deadline": (N_("Step %(step)s: the deadline passed without orders from %(sides)s; defaults apply"),),
     "resign": (N_("%(side)s resigns"),),
-    "away": (N_("%(side)s is away until %(until)s: the deadlines wait for him, within the club's limit"),),
+    "away": (N_("%(side)s is away until %(until)s: the deadlines wait for him, within the club's limit"),
+             N_("%(side)s is away until %(until)s (he said so in game %(game)s): the deadlines wait for him, within "
+                "the club's limit")),
+    "draw-offer": (N_("%(side)s offers a draw: %(other)s may accept it by sending `accept draw` alone in a submission "
+                      "until step %(step)s is over (after that the offer lapses)"),),
+    "draw-agreed": (N_("%(side)s accepts the draw %(other)s offered"),),
     "moderator": (N_("The moderator extends the deadline of step %(step)s by %(duration)s"),
                   N_("The moderator gives %(side)s to a substitute player; the previous player's credentials no "
                      "longer work"),
