@@ -125,6 +125,7 @@ class Game:
         self._n: dict[str, list[int]] = {}
         self._mine: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
         self._mine_sorted: dict[Side, list[str]] = {}  # on_map's answers, dropped whenever _mine changes
+        self._friendly: dict[Side, tuple[str, ...]] = {}  # friendly_cities' answers, dropped with _mine_sorted
         for bid, b in self.state.blocks.items():
             if b.status is BlockStatus.MAP and b.loc is not None:
                 self._at[b.loc].add(bid)
@@ -195,6 +196,17 @@ class Game:
             done = self._mine_sorted[side] = sorted(self._mine[side])
         return list(done)
 
+    def friendly_cities(self, side: Side) -> tuple[str, ...]:
+        """The cities (not seas) ``side`` holds alone (:meth:`control` is Friendly), sorted; from the
+        location index, kept until a block moves."""
+        done = self._friendly.get(side)
+        if done is None:
+            i = _IDX[side]
+            seas = self.board._seas
+            done = self._friendly[side] = tuple(sorted(
+                loc for loc, n in self._n.items() if n[i] and not n[1 - i] and loc not in seas))
+        return done
+
     def count(self, loc: str, side: Side) -> int:
         n = self._n.get(loc)
         return n[_IDX[side]] if n else 0
@@ -223,6 +235,7 @@ class Game:
             self._n[b.loc][_IDX[b.side]] -= 1
             self._mine[b.side].discard(bid)
             self._mine_sorted.clear()
+            self._friendly.clear()
             if not self._at[b.loc]:
                 del self._at[b.loc]
                 del self._n[b.loc]
@@ -236,6 +249,7 @@ class Game:
         self._n.setdefault(loc, [0, 0])[_IDX[b.side]] += 1
         self._mine[b.side].add(bid)
         self._mine_sorted.clear()
+        self._friendly.clear()
 
     def set_side(self, bid: str, side: Side) -> None:
         """Change a block's owner (Cleopatra, Jupiter's defectors), keeping the index true."""
@@ -247,6 +261,7 @@ class Game:
             self._mine[b.side].discard(bid)
             self._mine[side].add(bid)
             self._mine_sorted.clear()
+            self._friendly.clear()
         b.side = side
 
     def take_off(self, bid: str, status: BlockStatus) -> None:

@@ -167,7 +167,7 @@ def new_block_options(g: GameLike, side: Side) -> list[Levy]:
 def new_block_pairs(g: GameLike, side: Side) -> list[tuple[str, str]]:
     """:func:`new_block_options` as (block, city) pairs, in the same order (playouts count them
     and make only the one they pick)."""
-    friendly = friendly_cities(g, side)
+    friendly = g.friendly_cities(side)
     fset = set(friendly)
     majors = [c for c in friendly if g.board.spaces[c].is_major_port]
     third = g.board.third_leaders[side]
@@ -195,9 +195,8 @@ _NAMED_CITY = frozenset({BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHA
 
 
 def friendly_cities(g: GameLike, side: Side) -> list[str]:
-    is_sea, control, blocks = g.board.is_sea, g.control, g.state.blocks
-    locs = {blocks[b].loc for b in g.on_map(side)}
-    return sorted(loc for loc in locs if loc and not is_sea(loc) and control(loc, side) is Control.FRIENDLY)
+    """The cities ``side`` holds alone, sorted: where it raises blocks and adds steps (6.4)."""
+    return list(g.friendly_cities(side))
 
 
 def step_options(g: GameLike, side: Side) -> list[LevyStep]:
@@ -217,14 +216,13 @@ def step_blocks(g: GameLike, side: Side) -> list[str]:
 
 
 def _steps(g: GameLike, side: Side) -> Iterator[str]:
-    blocks, board = g.state.blocks, g.board
-    is_sea, infos, control = board.is_sea, board.blocks, g.control
+    friendly = g.friendly_cities(side)
+    if not friendly:
+        return
+    blocks, infos = g.state.blocks, g.board.blocks
     for bid in g.on_map(side):
         b = blocks[bid]
-        loc = b.loc
-        if loc is None or is_sea(loc) or infos[bid].step_up(b.strength) is None:
-            continue
-        if control(loc, side) is Control.FRIENDLY:
+        if b.loc in friendly and infos[bid].step_up(b.strength) is not None:
             yield bid
 
 

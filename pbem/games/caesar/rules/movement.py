@@ -565,20 +565,12 @@ def movable_blocks(g: GameLike, side: Side) -> list[str]:
     c = g.state.command
     if c is None:
         return []
-    out = []
     moved, blocks = g.state.moved, g.state.blocks
-    can: dict[str, bool] = {}  # location -> whether it may be activated (or was)
-    for bid in g.on_map(side):
-        if bid in moved:
-            continue
-        loc = blocks[bid].loc
-        assert loc is not None
-        ok = can.get(loc)
-        if ok is None:
-            ok = can[loc] = _activation_problem(g, c, loc) is None
-        if ok:
-            out.append(bid)
-    return out
+    # _activation_problem(g, c, loc) is None for every location, or only for the activated ones
+    if c.mp >= 1 and not (c.event and c.activated):
+        return [bid for bid in g.on_map(side) if bid not in moved]
+    activated = c.activated
+    return [bid for bid in g.on_map(side) if bid not in moved and blocks[bid].loc in activated]
 
 
 def legal(g: GameLike, d: Decision) -> Iterator[Choice]:
