@@ -37,7 +37,8 @@ class Event:
 
     def __post_init__(self) -> None:
         # a game may pass a str-valued Enum member: the log stores its plain value
-        object.__setattr__(self, "audience", str(getattr(self.audience, "value", self.audience)))
+        if type(self.audience) is not str:
+            object.__setattr__(self, "audience", str(getattr(self.audience, "value", self.audience)))
 
     def visible_to(self, viewer: str | None) -> bool:
         return visible_to(self.audience, viewer)

@@ -25,6 +25,7 @@ from pbem.errors import EngineError, WrongDecisionError
 from pbem.games.caesar.rules import battle, cards, levy, movement, winter
 from pbem.games.caesar.rules import eventcards as gods
 from pbem.games.caesar.rules.board import (
+    SIDES,
     BlockInfo,
     BlockType,
     Board,
@@ -62,7 +63,7 @@ def new_game(
     board = board or default_board()
     options = options or Options()
     blocks: dict[str, BlockState] = {}
-    for side in Side:
+    for side in SIDES:
         for loc, names in board.setup_map[side].items():
             for name in names:
                 bid = _bid(board, side, name)
@@ -404,12 +405,12 @@ class Game:
 
     # ---- events ------------------------------------------------------
     def emit(self, kind: str, audience: Audience, text: str, /, **data: Any) -> None:
-        self.events.append(Event(kind, audience, text, data))
+        self.events.append(Event(kind, audience._value_, text, data))  # the plain value, as Event keeps it
 
     def emit_split(self, kind: str, owner: Side, own_text: str, enemy_text: str, own: dict[str, Any], public: dict[str, Any]) -> None:
-        """An event seen in full by ``owner`` and redacted by the other side."""
-        self.events.append(Event(kind, Audience.of(owner), own_text, own))
-        self.events.append(Event(kind, Audience.of(owner.enemy), enemy_text, public))
+        """An event seen in full by ``owner`` and redacted by the other side (each side's audience is its name)."""
+        self.events.append(Event(kind, owner._value_, own_text, own))
+        self.events.append(Event(kind, owner.enemy._value_, enemy_text, public))
 
     # ---- the decision interface ---------------------------------------
     def pending(self) -> tuple[Decision, ...]:
@@ -417,10 +418,11 @@ class Game:
         ph = st.phase
         if ph is Phase.OVER:
             return ()
-        if ph in (Phase.DEPLOY, Phase.DISCARD, Phase.CARD):
-            kind = {Phase.DEPLOY: DecisionKind.DEPLOY, Phase.DISCARD: DecisionKind.DISCARD, Phase.CARD: DecisionKind.PLAY}[ph]
-            return tuple(Decision(s, kind) for s in Side if s not in st.sealed)
-        return _PENDING[ph](self) if ph in _PENDING else ()
+        kind = _SEALED_KIND.get(ph)
+        if kind is not None:
+            return tuple(Decision(s, kind) for s in SIDES if s not in st.sealed)
+        ask = _PENDING.get(ph)
+        return ask(self) if ask is not None else ()
 
     def legal(self, decision: Decision) -> Iterator[Choice]:
         k = decision.kind
@@ -516,6 +518,8 @@ _PENDING: dict[Phase, Callable[[Game], tuple[Decision, ...]]] = {
     Phase.BATTLE: battle.pending,
     Phase.WINTER: winter.pending,
 }
+#: the sealed decision each side makes in a card phase
+_SEALED_KIND = {Phase.DEPLOY: DecisionKind.DEPLOY, Phase.DISCARD: DecisionKind.DISCARD, Phase.CARD: DecisionKind.PLAY}
 #: what a phase does by itself until it needs a decision (True: something changed)
 _AUTO: dict[Phase, Callable[[Game], bool]] = {
     Phase.COMMAND: movement.auto,

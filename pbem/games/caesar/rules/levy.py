@@ -165,29 +165,43 @@ def new_block_options(g: GameLike, side: Side) -> list[Levy]:
 
 
 def new_block_pairs(g: GameLike, side: Side) -> list[tuple[str, str]]:
-    """:func:`new_block_options` as (block, city) pairs, in the same order (playouts count them
-    and make only the one they pick)."""
+    """:func:`new_block_options` as (block, city) pairs, in the same order."""
+    return [(bid, city) for bid, cities in new_block_places(g, side) for city in cities]
+
+
+def new_block_places(g: GameLike, side: Side) -> list[tuple[str, tuple[str, ...]]]:
+    """Each new block ``side`` may levy now with the cities where it may (none left out when it
+    has none): :func:`new_block_pairs` grouped by block, in the same order (playouts count the
+    pairs and make only the one they pick)."""
     friendly = g.friendly_cities(side)
-    fset = set(friendly)
-    majors = [c for c in friendly if g.board.spaces[c].is_major_port]
-    third = g.board.third_leaders[side]
-    out: list[tuple[str, str]] = []
-    blocks = g.board.blocks
+    if not friendly:  # every new block is raised in a Friendly city
+        return []
+    board = g.board
+    third = board.third_leaders[side]
+    out: list[tuple[str, tuple[str, ...]]] = []
+    blocks = board.blocks
     state_blocks = g.state.blocks
-    pool = [bid for bid in g.board.levy_catalogue[side] if state_blocks[bid].status is BlockStatus.POOL]  # sorted
+    pool = [bid for bid in board.levy_catalogue[side] if state_blocks[bid].status is BlockStatus.POOL]  # sorted
     if not pool:
         return out
     killed = leader_killed(g, side) if third.intersection(pool) else False
+    majors: tuple[str, ...] | None = None
     for bid in pool:
         info = blocks[bid]
         if bid in third and not killed:
             continue
         if info.type in _NAMED_CITY:
             city = info.levy_city
-            if city is not None and city in fset:
-                out.append((bid, city))
+            if city is not None and city in friendly:
+                out.append((bid, (city,)))
             continue
-        out.extend((bid, c) for c in (majors if info.is_navis else friendly))
+        if info.is_navis:
+            if majors is None:
+                majors = tuple(c for c in friendly if board.spaces[c].is_major_port)
+            if majors:
+                out.append((bid, majors))
+        else:
+            out.append((bid, friendly))
     return out
 
 
@@ -227,7 +241,7 @@ def _steps(g: GameLike, side: Side) -> Iterator[str]:
 
 
 def any_levy(g: GameLike, side: Side) -> bool:
-    return _any_step(g, side) or bool(new_block_pairs(g, side))
+    return _any_step(g, side) or bool(new_block_places(g, side))
 
 
 def legal(g: GameLike, d: Decision) -> Iterator[Choice]:

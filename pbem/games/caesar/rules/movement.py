@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules import eventcards as gods
 from pbem.games.caesar.rules import levy
-from pbem.games.caesar.rules.board import EdgeKind, Side, road_limit
+from pbem.games.caesar.rules.board import Board, EdgeKind, Side, road_limit
 from pbem.games.caesar.rules.choices import (
     Audience,
     Choice,
@@ -85,14 +85,16 @@ def pending(g: GameLike) -> tuple[Decision, ...]:
     c = g.state.command
     if c is None:
         return ()
-    kind = {
-        CommandStage.EVENT: DecisionKind.EVENT_TARGET,
-        CommandStage.MOVES: DecisionKind.MOVES,
-        CommandStage.SURPRISE: DecisionKind.SURPRISE,
-        CommandStage.LEVIES: DecisionKind.LEVIES,
-    }[c.stage]
     info = (("card", c.card), ("mp", c.mp), ("lp", c.lp), ("event", c.event))
-    return (Decision(c.side, kind, info=info),)
+    return (Decision(c.side, _STAGE_KIND[c.stage], info=info),)
+
+
+_STAGE_KIND = {
+    CommandStage.EVENT: DecisionKind.EVENT_TARGET,
+    CommandStage.MOVES: DecisionKind.MOVES,
+    CommandStage.SURPRISE: DecisionKind.SURPRISE,
+    CommandStage.LEVIES: DecisionKind.LEVIES,
+}
 
 
 def auto(g: GameLike) -> bool:
@@ -463,6 +465,22 @@ def do_end(g: GameLike, d: Decision, ch: EndMoves) -> None:
 # ---- legal choices -------------------------------------------------------------
 
 
+#: per board (by id, the board kept alive with it), side and Navis or not: for each place, its
+#: neighbours as (neighbour, edge kind, the road-use key of :func:`road_key`)
+_STEPS: dict[tuple[int, Side, bool], tuple[Board, dict[str, tuple[tuple[str, EdgeKind, str], ...]]]] = {}
+
+
+def _steps_from(board: Board, side: Side, navis: bool) -> dict[str, tuple[tuple[str, EdgeKind, str], ...]]:
+    key = (id(board), side, navis)
+    hit = _STEPS.get(key)
+    if hit is None or hit[0] is not board:
+        adjacent = board.sea_edges if navis else board.roads
+        table = {here: tuple((n, e.kind, road_key(side, here, n)) for e in edges for n in (e.b if here == e.a else e.a,))
+                 for here, edges in adjacent.items()}
+        hit = _STEPS[key] = (board, table)
+    return hit[1]
+
+
 def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     """Every legal path for ``bid`` now (empty when it cannot move)."""
     c = g.state.command
@@ -482,54 +500,65 @@ def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     max_steps = 2 if navis else (3 if c.event == "Mercury" else 2)
     attack_steps = 1 if navis else max_steps - 1  # the longest path that may end in an attack
     out: list[tuple[str, ...]] = []
-    board = g.board
-    pluto = c.event == "Pluto"
+    steps_from = _steps_from(g.board, side, navis)
     road_use = g.state.road_use
-    adjacent = board.sea_edges if navis else board.roads
-    pins: dict[str, bool] = {}  # first step -> whether pinning allows it
     controls: dict[str, Control] = {}
     control = g.control
-    limit = _LIMITS[pluto]
+    limit = _LIMITS[c.event == "Pluto"]
+    hostile = _HOSTILE
 
-    sv = side.value
-    no_limit = (True, True)  # a Navis's sea border carries any number (a Navis moves along sea borders only, 6.2)
-
-    # Each path is checked as it grows: ``sound`` says every edge of the path so far passes
-    # as an edge that is not the last of an attack (the checks of a longer path through it).
-    # The result is the paths for which ``path_problem(..., well_formed=True)`` is None.
-    # The map's edges out of a place are the edges ``board.edge_between`` finds (one edge per pair).
-    stack: list[tuple[tuple[str, ...], bool]] = [((origin,), True)]
+    # Each path is checked as it grows: a path is pushed only while every edge of it passes as an
+    # edge that is not the last of an attack (the checks of a longer path through it), and only
+    # through open places, so every path taken from the stack is "sound". The result is the paths
+    # for which ``path_problem(..., well_formed=True)`` is None. A Navis's sea border carries any
+    # number (6.2), so a Navis's edges always pass. Pinning depends on the first step only: a
+    # first step it forbids is not walked at all.
+    stack: list[tuple[str, ...]] = []
+    for n, kind, rk in steps_from[origin]:
+        if _pin_problem(g, side, origin, n) is not None:
+            continue
+        ctl = controls.get(n)
+        if ctl is None:
+            ctl = controls[n] = control(n, side)
+        q: tuple[str, ...] = (origin, n)
+        if navis:
+            plain = attack = True
+        else:
+            used = road_use.get(rk, 0) + 1
+            plain_limit, attack_limit = limit[kind]
+            plain, attack = used <= plain_limit, used <= attack_limit
+        if ctl in hostile:
+            if attack and attack_steps >= 1:
+                out.append(q)
+        else:
+            if plain:
+                out.append(q)
+                if max_steps > 1:
+                    stack.append(q)
     while stack:
-        p, sound = stack.pop()
+        p = stack.pop()
         here = p[-1]
-        for e in adjacent[here]:
-            n = e.b if here == e.a else e.a
+        steps = len(p)  # of the longer path
+        for n, kind, rk in steps_from[here]:
             if n in p:
                 continue
-            q = p + (n,)
-            steps = len(q) - 1
             ctl = controls.get(n)
             if ctl is None:
                 ctl = controls[n] = control(n, side)
-            attacking = ctl in _HOSTILE
-            # whether one more of side's blocks fits on this road: (as a passage, as the last edge of an attack)
-            if not sound:
-                fits = (False, False)
-            elif navis:
-                fits = no_limit
+            if navis:
+                plain = attack = True
             else:
-                used = road_use.get(f"{sv}|{here}|{n}" if here < n else f"{sv}|{n}|{here}", 0) + 1  # road_key
-                plain, attack = limit[e.kind]
-                fits = (used <= plain, used <= attack)
-            if sound and not (attacking and steps > attack_steps) and fits[attacking]:
-                first = q[1]
-                ok = pins.get(first)
-                if ok is None:
-                    ok = pins[first] = _pin_problem(g, side, origin, first) is None
-                if ok:
-                    out.append(q)
-            if steps < max_steps and ctl in _OPEN:
-                stack.append((q, fits[0]))
+                used = road_use.get(rk, 0) + 1
+                plain_limit, attack_limit = limit[kind]
+                plain, attack = used <= plain_limit, used <= attack_limit
+            if ctl in hostile:
+                if attack and steps <= attack_steps:
+                    out.append(p + (n,))
+            elif plain:
+                q = p + (n,)
+                out.append(q)
+                if steps < max_steps:
+                    stack.append(q)
     out.sort()
     return out
 
