@@ -144,3 +144,38 @@ def test_shuffle_is_fisher_yates_over_below(n: int) -> None:
             j = plain.below(i + 1)
             b[i], b[j] = b[j], b[i]
         assert a == b and fast.counter == plain.counter
+
+
+def reference_jupiter_targets(g: Game, side) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every place asked in turn: Enemy cities next to a Friendly city, Enemy seas next to a Friendly port."""
+    from pbem.games.caesar.rules.state import Control
+
+    out = []
+    board = g.board
+    for loc in sorted(board.spaces):
+        if g.control(loc, side) is not Control.ENEMY:
+            continue
+        near = board.ports_of(loc) if board.is_sea(loc) else [n for n, _ in board.neighbors_by_road(loc)]
+        if any(g.control(n, side) is Control.FRIENDLY for n in near):
+            out.append(loc)
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_event_targets_are_the_places_the_rules_name(seed: int) -> None:
+    from pbem.games.caesar.rules.board import Side
+    from pbem.games.caesar.rules.eventcards import jupiter_targets, vulcan_targets
+    from pbem.games.caesar.rules.state import Control
+
+    g = new_game(seed)
+    rng = Rng(seed * 7)
+    seen = 0
+    while not g.is_over() and seen < 300:
+        pend = g.pending()
+        d = pend[rng.below(len(pend))]
+        for side in Side:
+            assert jupiter_targets(g, side) == reference_jupiter_targets(g, side)
+            assert vulcan_targets(g, side) == sorted(
+                loc for loc in g.board.cities() if g.control(loc, side) is Control.ENEMY)
+        seen += 1
+        g.apply(d.side, random_choice(g, d, rng))

@@ -46,7 +46,7 @@ _LIMITS = {pluto: {k: (road_limit(k, attacking=False, pluto=pluto), road_limit(k
 
 
 def road_key(side: Side, a: str, b: str) -> str:
-    return f"{side.value}|{a}|{b}" if a < b else f"{side.value}|{b}|{a}"
+    return f"{side._value_}|{a}|{b}" if a < b else f"{side._value_}|{b}|{a}"
 
 
 # ---- phase flow --------------------------------------------------------------
@@ -381,21 +381,24 @@ def do_move(g: GameLike, d: Decision, mv: Move) -> None:
         c.mp -= 1
     c.amphibious_open = False
     if not g.info(bid).is_navis:
+        road_use = st.road_use
         for a, b in zip(path, path[1:]):
             k = road_key(side, a, b)
-            st.road_use[k] = st.road_use.get(k, 0) + 1
+            road_use[k] = road_use.get(k, 0) + 1
     started = _enter(g, side, bid, path[-2], path[-1])
-    at_sea = any(g.board.is_sea(p) for p in path)
+    at_sea = not g.board._seas.isdisjoint(path)  # some place of the path is a sea
+    route = " -> ".join(path)
+    sv = side._value_
     g.emit_split(
         "move",
         side,
-        f"{g.label(bid)}: {' -> '.join(path)}",
-        f"{side}: a {'Navis' if at_sea else 'block'} moves {' -> '.join(path)}",
-        {"side": side.value, "block": bid, "path": list(path)},
-        {"side": side.value, "path": list(path), "navis": at_sea},
+        f"{g.label(bid)}: {route}",
+        f"{sv}: a {'Navis' if at_sea else 'block'} moves {route}",
+        {"side": sv, "block": bid, "path": list(path)},
+        {"side": sv, "path": list(path), "navis": at_sea},
     )
     if started:  # after the move that causes it, once
-        g.emit("attack", Audience.ALL, f"{side} attacks {path[-1]}", side=side.value, loc=path[-1])
+        g.emit("attack", Audience.ALL, f"{sv} attacks {path[-1]}", side=sv, loc=path[-1])
 
 
 def do_sea_move(g: GameLike, d: Decision, mv: SeaMove) -> None:
