@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing as mp
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +38,7 @@ from pbem.decide import (
     events_json,
     header_hash,
     initial_adjudication,
-    previous_report_step,
+    previous_report_steps,
     render_report,
     renderer_of,
     sha256_text,
@@ -101,18 +103,108 @@ def sha256_hex(secret_hex: str) -> str:
 # ---- verification ---------------------------------------------------------------------------
 
 
+def _report_problem(system: GameSystem, row: OutboxRecord, before: int | None, states: dict[int, str],
+                    log: list[Event], snaps: dict[int, SnapshotRecord], chains: dict[int, str]) -> str | None:
+    """Render ``row``'s report again from the replayed state of its step; what differs, or None."""
+    body = render_report(system, states[row.step], log, row, snaps[row.step].deadline, chains.get(row.upto_event, ""),
+                         states.get(before) if before is not None else None)
+    if body == row.body:
+        return None
+    assert row.body is not None
+    a, b = row.body.splitlines(), body.splitlines()
+    line = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return f"step {row.step}: the {row.format} report for {row.recipient} differs from a fresh rendering at line {line + 1}"
+
+
+#: below this many reports to render, verify renders them in its own process (a worker costs more)
+PARALLEL_MIN_REPORTS = 48
+_job: _ReportJob | None = None  # the job forked workers inherit (nothing is pickled but the answers)
+
+
+@dataclass
+class _ReportJob:
+    """The reports :meth:`_Verifier.check_reports` renders again, by step: in this process, or spread
+    over forked worker processes (each renders whole steps, so a step's text and HTML reports share
+    their view as they do here). Every report is rendered and compared either way."""
+
+    system: GameSystem
+    states: dict[int, str]
+    log: list[Event]
+    snaps: dict[int, SnapshotRecord]
+    chains: dict[int, str]
+    work: list[tuple[int, OutboxRecord, int | None]]
+    grouped: list[list[tuple[int, OutboxRecord, int | None]]] = field(default_factory=list)
+
+    def groups(self) -> list[list[tuple[int, OutboxRecord, int | None]]]:
+        out: list[list[tuple[int, OutboxRecord, int | None]]] = []
+        for item in self.work:
+            if out and out[-1][-1][1].step == item[1].step:
+                out[-1].append(item)
+            else:
+                out.append([item])
+        return out
+
+    def check(self, group: list[tuple[int, OutboxRecord, int | None]]) -> dict[int, str]:
+        out = {}
+        for i, row, before in group:
+            problem = _report_problem(self.system, row, before, self.states, self.log, self.snaps, self.chains)
+            if problem is not None:
+                out[i] = problem
+        return out
+
+    def run(self, jobs: int | None) -> dict[int, str]:
+        """Every report's problem by row index. ``jobs``: worker processes (None: one per core
+        this process may use; 1: none)."""
+        groups = self.grouped = self.groups()
+        if jobs is None:
+            jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        jobs = min(jobs, len(groups) - 1)
+        if jobs < 2 or len(self.work) < PARALLEL_MIN_REPORTS or "fork" not in mp.get_all_start_methods():
+            return {i: p for g in groups for i, p in self.check(g).items()}
+        # The first step is rendered here first: the workers are forked with its warm caches (the
+        # compiled templates, the map's layers of the board). Then the other steps are handed out
+        # one at a time, so a worker that drew the long battles does not hold the rest up.
+        found = self.check(groups[0])
+        global _job
+        _job = self
+        try:
+            with mp.get_context("fork").Pool(jobs) as pool:
+                answers = pool.map(_check_group, range(1, len(groups)), chunksize=1)
+        finally:
+            _job = None
+        for k, answer in enumerate(answers, start=1):
+            # a worker that failed: its steps are checked here, which meets (and raises) the same error
+            found.update(answer if answer is not None else self.check(groups[k]))
+        return found
+
+
+def _check_group(k: int) -> dict[int, str] | None:
+    """In a forked worker: the problems of the ``k``-th step's reports (None if rendering failed)."""
+    job = _job
+    if job is None:
+        return None
+    try:
+        return job.check(job.grouped[k])
+    except Exception:  # noqa: BLE001 - the parent renders this step again and reports the error as it always has
+        return None
+
+
 def verify(
     game: GameRecord, players: dict[str, PlayerRecord], subs: list[SubmissionRecord], events: list[EventRecord],
-    snaps: dict[int, SnapshotRecord], outbox: list[OutboxRecord],
+    snaps: dict[int, SnapshotRecord], outbox: list[OutboxRecord], *, jobs: int | None = None,
 ) -> VerifyReport:
     """Check one game's stored rows, as :meth:`pbem.store.Store.verify` reads them:
     ``subs`` in id order, ``events`` in seq order, ``snaps`` by step, and the ``outbox``
-    reports (not the reminders) in id order. The report lists every problem found."""
-    return _Verifier().run(game, players, subs, events, snaps, outbox)
+    reports (not the reminders) in id order. The report lists every problem found.
+
+    ``jobs``: how many worker processes render the reports again (None: one per core; 1: this
+    process only). The result is the same either way."""
+    return _Verifier(jobs).run(game, players, subs, events, snaps, outbox)
 
 
 class _Verifier:
-    def __init__(self) -> None:
+    def __init__(self, jobs: int | None = None) -> None:
+        self.jobs = jobs
         self.problems: list[str] = []
         self.notes: list[str] = []
 
@@ -137,7 +229,7 @@ class _Verifier:
                 self.fail(s.step, "the snapshot's hash does not match its content")
         replayed = self.replay(game, players, subs, events, snaps)
         chains = {0: game.header_hash, **{r.seq: r.hash for r in events}}
-        self.check_reports(system_of(game), outbox, replayed, snaps, chains)
+        self.check_reports(system_of(game), outbox, replayed, snaps, chains, self.jobs)
         report.problems = self.problems
         report.notes = self.notes
         return report
@@ -296,10 +388,12 @@ class _Verifier:
         return False
 
     def check_reports(self, system: GameSystem, outbox: list[OutboxRecord], replayed: tuple[dict[int, str], list[Event]],
-                      snaps: dict[int, SnapshotRecord], chains: dict[int, str]) -> None:
+                      snaps: dict[int, SnapshotRecord], chains: dict[int, str], jobs: int | None = None) -> None:
         states, log = replayed
         older = 0
-        for row in outbox:
+        found: dict[int, str] = {}  # row index -> its problem
+        work: list[tuple[int, OutboxRecord, int | None]] = []  # the reports to render again: index, row, previous step
+        for i, (row, before) in enumerate(zip(outbox, previous_report_steps(outbox))):
             if row.step not in states or row.upto_event > len(log):
                 continue  # already reported: the replay stopped before this step
             current = renderer_of(system, getattr(row, "language", "en") or "en")
@@ -307,17 +401,12 @@ class _Verifier:
                 older += 1  # rendered by another version of pbem: its text cannot be made again here
                 continue
             if row.body is None:
-                self.fail(row.step, f"the {row.format} report for {row.recipient} was never rendered")
+                found[i] = f"step {row.step}: the {row.format} report for {row.recipient} was never rendered"
                 continue
-            snap = snaps[row.step]
-            before = previous_report_step(outbox, row)
-            body = render_report(system, states[row.step], log, row, snap.deadline, chains.get(row.upto_event, ""),
-                                 states.get(before) if before is not None else None)
-            if body != row.body:
-                a, b = row.body.splitlines(), body.splitlines()
-                line = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-                self.fail(row.step, f"the {row.format} report for {row.recipient} differs from a fresh rendering "
-                          f"at line {line + 1}")
+            work.append((i, row, before))
+        job = _ReportJob(system, states, log, snaps, chains, work)
+        found.update(job.run(jobs))
+        self.problems.extend(found[i] for i in sorted(found))
         if older:
             self.notes.append(f"{older} report{'s were' if older > 1 else ' was'} rendered by an earlier version of "
                               "pbem and kept as sent: their text is not compared (the game they report is: every "

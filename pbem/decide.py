@@ -23,6 +23,7 @@ type checking only, which keeps the imports free of cycles).
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import re
@@ -70,6 +71,7 @@ __all__ = [
     "parse_time",
     "reminder_body",
     "previous_report_step",
+    "previous_report_steps",
     "render_report",
     "reminder_subject",
     "report_subject",
@@ -431,6 +433,23 @@ def previous_report_step(rows: Sequence[OutboxRecord], row: OutboxRecord) -> int
     steps = [r.step for r in rows if r.kind == "report" and r.recipient == row.recipient and r.format == row.format
              and r.step < row.step]
     return max(steps) if steps else None
+
+
+def previous_report_steps(rows: Sequence[OutboxRecord]) -> list[int | None]:
+    """:func:`previous_report_step` of every row of ``rows`` at once (each row's attributes read once)."""
+    facts = [(r.kind, r.recipient, r.format, r.step) for r in rows]
+    steps: dict[tuple[str, str], list[int]] = {}
+    for kind, recipient, fmt, step in facts:
+        if kind == "report":
+            steps.setdefault((recipient, fmt), []).append(step)
+    for found in steps.values():
+        found.sort()
+    out: list[int | None] = []
+    for _kind, recipient, fmt, step in facts:
+        found = steps.get((recipient, fmt), [])
+        i = bisect.bisect_left(found, step)  # found[:i] are the steps before this row's
+        out.append(found[i - 1] if i else None)
+    return out
 
 
 _last_loaded: list[tuple[str, str, Adjudication]] = []  # (system, state JSON, state): the last three

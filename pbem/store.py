@@ -1371,8 +1371,9 @@ class Store:
                                    .order_by(OutboxRecord.id)).all())  # type: ignore[arg-type]
         return export_bundle(game, players, subs, events, snaps, reports, over)
 
-    def verify(self) -> VerifyReport:
-        """Replay every submission from the start and compare everything stored."""
+    def verify(self, jobs: int | None = None) -> VerifyReport:
+        """Replay every submission from the start and compare everything stored. ``jobs``: worker
+        processes that render the reports again (None: one per core; see :func:`pbem.audit.verify`)."""
         with self._read() as db:
             game = db.exec(select(GameRecord)).one()
             players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
@@ -1388,7 +1389,7 @@ class Store:
                 return VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events),
                                     problems=_damaged_bodies(db))
         try:
-            return audit.verify(game, players, subs, events, snaps, outbox)
+            return audit.verify(game, players, subs, events, snaps, outbox, jobs=jobs)
         except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # rows too damaged to replay
             return VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events),
                                 reports=len(outbox),

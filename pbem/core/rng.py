@@ -106,9 +106,23 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[Any], purpose: str = "deal") -> None:
+        """Fisher-Yates, each ``j`` drawn as :meth:`below` draws it (written out: the random
+        player shuffles its movable blocks for every move)."""
+        seed, counter = self.seed, self.counter
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _SPAN - (_SPAN % n)
+            while True:
+                counter += 1
+                z = (seed + counter * 0x9E3779B97F4A7C15) & _MASK
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.counter = counter
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seed": self.seed, "counter": self.counter}

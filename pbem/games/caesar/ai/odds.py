@@ -97,7 +97,7 @@ def _fight(g: Game, loc: str) -> Side | None:
             choice = next(iter(g.legal(d)))
         else:
             return None
-        g.apply(d.side, choice)
+        g.apply_legal(d, choice)  # taken from the decision's own options: legal, so not checked again
     return None
 
 

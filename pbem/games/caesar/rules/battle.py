@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pbem.errors import IllegalChoiceError
-from pbem.games.caesar.rules.board import ROAD_LIMIT, EdgeKind, Side
+from pbem.games.caesar.rules.board import ROAD_LIMIT, SIDES, EdgeKind, Side
 from pbem.games.caesar.rules.choices import (
     Action,
     Audience,
@@ -105,7 +105,7 @@ def start_battle(g: GameLike, loc: str) -> None:
         loc=loc,
         attacker=attacker.value,
         revealed=revealed,
-        reserves={s.value: sum(1 for b in reserves if g.state.blocks[b].side is s) for s in Side},
+        reserves={s.value: sum(1 for b in reserves if g.state.blocks[b].side is s) for s in SIDES},
         surprise=bs.surprise,
     )
     g.emit("round", Audience.ALL, f"{loc}, Round 1", loc=loc, round=1)

@@ -33,11 +33,11 @@ class Side(str, Enum):
     def enemy(self) -> Side:
         return Side.POMPEY if self is Side.CAESAR else Side.CAESAR
 
-    def __str__(self) -> str:
-        return self.value
+    def __str__(self) -> str:  # the value (read from the member, not through Enum's ``value`` property)
+        return self._value_
 
     def __format__(self, spec: str) -> str:  # what Enum.__format__ gives (the value, as __str__), without its detour
-        return format(self.value, spec)
+        return format(self._value_, spec)
 
     @classmethod
     def parse(cls, text: str) -> Side:
@@ -46,6 +46,10 @@ class Side(str, Enum):
             if s.value.lower() == t:
                 return s
         raise UnknownNameError("side", text, tuple(s.value for s in cls))
+
+
+#: the two sides in :class:`Side`'s order, as a tuple (iterating an Enum class runs a generator)
+SIDES: tuple[Side, Side] = (Side.CAESAR, Side.POMPEY)
 
 
 class SpaceKind(str, Enum):

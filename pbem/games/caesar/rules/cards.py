@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pbem.errors import IllegalChoiceError
-from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.board import SIDES, Side
 from pbem.games.caesar.rules.choices import Audience, Choice, Decision, DecisionKind, Deploy, Discard, Play
 from pbem.games.caesar.rules.state import Phase, Transition
 
@@ -29,9 +29,9 @@ def start_year(g: GameLike) -> None:
     g.state.rng.shuffle(deck, "deal")
     st.hands = {Side.CAESAR: [], Side.POMPEY: []}
     for _ in range(6):
-        for side in Side:
+        for side in SIDES:
             st.hands[side].append(deck.pop(0))
-    for side in Side:
+    for side in SIDES:
         st.hands[side].sort(key=card_sort_key)
     st.deck = deck
     st.turn = 1
@@ -41,7 +41,7 @@ def start_year(g: GameLike) -> None:
     st.effective = {}
     st.prev_effective = {}
     g.emit("year", Audience.ALL, f"Year {st.year} begins: six cards dealt to each side", year=st.year)
-    for side in Side:
+    for side in SIDES:
         g.emit(
             "deal",
             Audience.of(side),
@@ -158,7 +158,7 @@ def resolve_sealed(g: GameLike) -> None:
     st = g.state
     sealed, st.sealed = st.sealed, {}
     if st.phase is Phase.DEPLOY:
-        for side in Side:
+        for side in SIDES:
             for loc, ids in sorted(sealed[side].items()):
                 for bid in ids:
                     g.place(bid, loc)
@@ -167,45 +167,45 @@ def resolve_sealed(g: GameLike) -> None:
         start_year(g)
         return
     if st.phase is Phase.DISCARD:
-        for side in Side:
+        for side in SIDES:
             st.hands[side].remove(sealed[side])
             g.emit("discard", Audience.of(side), f"{side} discards {sealed[side]}", side=side.value, card=sealed[side])
         g.emit("discards", Audience.ALL, "Both sides have discarded a card")
         st.phase = Phase.CARD
         return
-    reveal(g, {s: sealed[s] for s in Side})
+    reveal(g, {s: sealed[s] for s in SIDES})
 
 
 def reveal(g: GameLike, played: dict[Side, str]) -> None:
     """Both cards are in: reveal, resolve Apollo, cancel events, find Player 1 (C2-C5)."""
     st = g.state
-    for side in Side:
+    for side in SIDES:
         st.hands[side].remove(played[side])
     st.played = dict(played)
     eff: dict[Side, str] = {}
-    for side in Side:
+    for side in SIDES:
         card = played[side]
         eff[side] = st.prev_effective[side.enemy] if card == APOLLO else card
     st.effective = eff
     text = ", ".join(
-        f"{s} plays {played[s]}" + (f" (copying {eff[s]})" if played[s] == APOLLO else "") for s in Side
+        f"{s} plays {played[s]}" + (f" (copying {eff[s]})" if played[s] == APOLLO else "") for s in SIDES
     )
     g.emit(
         "reveal",
         Audience.ALL,
         f"Game turn {st.turn} of {st.year}: {text}",
-        played={s.value: played[s] for s in Side},
-        effective={s.value: eff[s] for s in Side},
+        played={s.value: played[s] for s in SIDES},
+        effective={s.value: eff[s] for s in SIDES},
         turn=st.turn,
         year=st.year,
     )
-    played_event = {s: g.board.card(played[s]).event for s in Side}
+    played_event = {s: g.board.card(played[s]).event for s in SIDES}
     if all(played_event.values()):
         g.emit("cancelled", Audience.ALL, "Both cards are events: both are cancelled and the game turn ends (C3)")
         st.player1 = None
         g.enter(Transition.END_TURN)
         return
-    eff_event = {s: g.board.card(eff[s]).event for s in Side}
+    eff_event = {s: g.board.card(eff[s]).event for s in SIDES}
     if st.options.tournament and st.year == g.board.setup_year and st.turn == 1:
         p1 = Side.CAESAR
         why = "tournament rule C5"
@@ -213,7 +213,7 @@ def reveal(g: GameLike, played: dict[Side, str]) -> None:
         p1 = Side.CAESAR if eff_event[Side.CAESAR] else Side.POMPEY
         why = "the event player is Player 1"
     else:
-        mv = {s: g.board.card(eff[s]).moves for s in Side}
+        mv = {s: g.board.card(eff[s]).moves for s in SIDES}
         if mv[Side.CAESAR] == mv[Side.POMPEY]:
             p1, why = Side.CAESAR, "equal Moves: Caesar"
         else:

@@ -25,17 +25,15 @@ def _is(g: GameLike, loc: str, side: Side, what: Control) -> bool:
 
 def jupiter_targets(g: GameLike, side: Side) -> list[str]:
     """Enemy cities next to a Friendly city; seas with enemy Navis next to a Friendly port (E1)."""
-    out = []
     board = g.board
-    for loc in sorted(board.spaces):
-        if not _is(g, loc, side, Control.ENEMY):
-            continue
-        if board.is_sea(loc):
-            if any(_is(g, p, side, Control.FRIENDLY) for p in board.ports_of(loc)):
-                out.append(loc)
-        elif any(_is(g, n, side, Control.FRIENDLY) for n, _ in board.neighbors_by_road(loc)):
-            out.append(loc)
-    return out
+    friendly = g.friendly_cities(side)  # ports are cities: a Friendly port is one of them
+    if not friendly:
+        return []
+    own = set(friendly)
+    out = [loc for loc in g.friendly_cities(side.enemy)  # the cities that are Enemy for ``side``
+           if any(n in own for n, _ in board.neighbors_by_road(loc))]
+    out += [sea for sea in board._seas if _is(g, sea, side, Control.ENEMY) and any(p in own for p in board.ports_of(sea))]
+    return sorted(out)
 
 
 def jupiter_destinations(g: GameLike, side: Side, target: str) -> list[str]:
@@ -45,7 +43,8 @@ def jupiter_destinations(g: GameLike, side: Side, target: str) -> list[str]:
 
 
 def vulcan_targets(g: GameLike, side: Side) -> list[str]:
-    return sorted(loc for loc in g.board.cities() if _is(g, loc, side, Control.ENEMY))
+    """Enemy cities (E2): the cities the enemy holds alone."""
+    return list(g.friendly_cities(side.enemy))
 
 
 def has_target(g: GameLike, side: Side, event: str) -> bool:

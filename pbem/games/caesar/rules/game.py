@@ -25,6 +25,7 @@ from pbem.errors import EngineError, WrongDecisionError
 from pbem.games.caesar.rules import battle, cards, levy, movement, winter
 from pbem.games.caesar.rules import eventcards as gods
 from pbem.games.caesar.rules.board import (
+    SIDES,
     BlockInfo,
     BlockType,
     Board,
@@ -62,7 +63,7 @@ def new_game(
     board = board or default_board()
     options = options or Options()
     blocks: dict[str, BlockState] = {}
-    for side in Side:
+    for side in SIDES:
         for loc, names in board.setup_map[side].items():
             for name in names:
                 bid = _bid(board, side, name)
@@ -125,6 +126,7 @@ class Game:
         self._n: dict[str, list[int]] = {}
         self._mine: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
         self._mine_sorted: dict[Side, list[str]] = {}  # on_map's answers, dropped whenever _mine changes
+        self._friendly: dict[Side, tuple[str, ...]] = {}  # friendly_cities' answers, dropped with _mine_sorted
         for bid, b in self.state.blocks.items():
             if b.status is BlockStatus.MAP and b.loc is not None:
                 self._at[b.loc].add(bid)
@@ -196,6 +198,17 @@ class Game:
             done = self._mine_sorted[side] = sorted(self._mine[side])
         return list(done)
 
+    def friendly_cities(self, side: Side) -> tuple[str, ...]:
+        """The cities (not seas) ``side`` holds alone (:meth:`control` is Friendly), sorted; from the
+        location index, kept until a block moves."""
+        done = self._friendly.get(side)
+        if done is None:
+            i = _IDX[side]
+            seas = self.board._seas
+            done = self._friendly[side] = tuple(sorted(
+                loc for loc, n in self._n.items() if n[i] and not n[1 - i] and loc not in seas))
+        return done
+
     def count(self, loc: str, side: Side) -> int:
         n = self._n.get(loc)
         return n[_IDX[side]] if n else 0
@@ -224,6 +237,7 @@ class Game:
             self._n[b.loc][_IDX[b.side]] -= 1
             self._mine[b.side].discard(bid)
             self._mine_sorted.clear()
+            self._friendly.clear()
             if not self._at[b.loc]:
                 del self._at[b.loc]
                 del self._n[b.loc]
@@ -237,6 +251,7 @@ class Game:
         self._n.setdefault(loc, [0, 0])[_IDX[b.side]] += 1
         self._mine[b.side].add(bid)
         self._mine_sorted.clear()
+        self._friendly.clear()
 
     def set_side(self, bid: str, side: Side) -> None:
         """Change a block's owner (Cleopatra, Jupiter's defectors), keeping the index true."""
@@ -248,6 +263,7 @@ class Game:
             self._mine[b.side].discard(bid)
             self._mine[side].add(bid)
             self._mine_sorted.clear()
+            self._friendly.clear()
         b.side = side
 
     def take_off(self, bid: str, status: BlockStatus) -> None:
@@ -390,12 +406,12 @@ class Game:
 
     # ---- events ------------------------------------------------------
     def emit(self, kind: str, audience: Audience, text: str, /, **data: Any) -> None:
-        self.events.append(Event(kind, audience, text, data))
+        self.events.append(Event(kind, audience._value_, text, data))  # the plain value, as Event keeps it
 
     def emit_split(self, kind: str, owner: Side, own_text: str, enemy_text: str, own: dict[str, Any], public: dict[str, Any]) -> None:
-        """An event seen in full by ``owner`` and redacted by the other side."""
-        self.events.append(Event(kind, Audience.of(owner), own_text, own))
-        self.events.append(Event(kind, Audience.of(owner.enemy), enemy_text, public))
+        """An event seen in full by ``owner`` and redacted by the other side (each side's audience is its name)."""
+        self.events.append(Event(kind, owner._value_, own_text, own))
+        self.events.append(Event(kind, owner.enemy._value_, enemy_text, public))
 
     # ---- the decision interface ---------------------------------------
     def pending(self) -> tuple[Decision, ...]:
@@ -403,10 +419,11 @@ class Game:
         ph = st.phase
         if ph is Phase.OVER:
             return ()
-        if ph in (Phase.DEPLOY, Phase.DISCARD, Phase.CARD):
-            kind = {Phase.DEPLOY: DecisionKind.DEPLOY, Phase.DISCARD: DecisionKind.DISCARD, Phase.CARD: DecisionKind.PLAY}[ph]
-            return tuple(Decision(s, kind) for s in Side if s not in st.sealed)
-        return _PENDING[ph](self) if ph in _PENDING else ()
+        kind = _SEALED_KIND.get(ph)
+        if kind is not None:
+            return tuple(Decision(s, kind) for s in SIDES if s not in st.sealed)
+        ask = _PENDING.get(ph)
+        return ask(self) if ask is not None else ()
 
     def legal(self, decision: Decision) -> Iterator[Choice]:
         k = decision.kind
@@ -502,6 +519,8 @@ _PENDING: dict[Phase, Callable[[Game], tuple[Decision, ...]]] = {
     Phase.BATTLE: battle.pending,
     Phase.WINTER: winter.pending,
 }
+#: the sealed decision each side makes in a card phase
+_SEALED_KIND = {Phase.DEPLOY: DecisionKind.DEPLOY, Phase.DISCARD: DecisionKind.DISCARD, Phase.CARD: DecisionKind.PLAY}
 #: what a phase does by itself until it needs a decision (True: something changed)
 _AUTO: dict[Phase, Callable[[Game], bool]] = {
     Phase.COMMAND: movement.auto,

@@ -165,29 +165,43 @@ def new_block_options(g: GameLike, side: Side) -> list[Levy]:
 
 
 def new_block_pairs(g: GameLike, side: Side) -> list[tuple[str, str]]:
-    """:func:`new_block_options` as (block, city) pairs, in the same order (playouts count them
-    and make only the one they pick)."""
-    friendly = friendly_cities(g, side)
-    fset = set(friendly)
-    majors = [c for c in friendly if g.board.spaces[c].is_major_port]
-    third = g.board.third_leaders[side]
-    out: list[tuple[str, str]] = []
-    blocks = g.board.blocks
+    """:func:`new_block_options` as (block, city) pairs, in the same order."""
+    return [(bid, city) for bid, cities in new_block_places(g, side) for city in cities]
+
+
+def new_block_places(g: GameLike, side: Side) -> list[tuple[str, tuple[str, ...]]]:
+    """Each new block ``side`` may levy now with the cities where it may (none left out when it
+    has none): :func:`new_block_pairs` grouped by block, in the same order (playouts count the
+    pairs and make only the one they pick)."""
+    friendly = g.friendly_cities(side)
+    if not friendly:  # every new block is raised in a Friendly city
+        return []
+    board = g.board
+    third = board.third_leaders[side]
+    out: list[tuple[str, tuple[str, ...]]] = []
+    blocks = board.blocks
     state_blocks = g.state.blocks
-    pool = [bid for bid in g.board.levy_catalogue[side] if state_blocks[bid].status is BlockStatus.POOL]  # sorted
+    pool = [bid for bid in board.levy_catalogue[side] if state_blocks[bid].status is BlockStatus.POOL]  # sorted
     if not pool:
         return out
     killed = leader_killed(g, side) if third.intersection(pool) else False
+    majors: tuple[str, ...] | None = None
     for bid in pool:
         info = blocks[bid]
         if bid in third and not killed:
             continue
         if info.type in _NAMED_CITY:
             city = info.levy_city
-            if city is not None and city in fset:
-                out.append((bid, city))
+            if city is not None and city in friendly:
+                out.append((bid, (city,)))
             continue
-        out.extend((bid, c) for c in (majors if info.is_navis else friendly))
+        if info.is_navis:
+            if majors is None:
+                majors = tuple(c for c in friendly if board.spaces[c].is_major_port)
+            if majors:
+                out.append((bid, majors))
+        else:
+            out.append((bid, friendly))
     return out
 
 
@@ -195,9 +209,8 @@ _NAMED_CITY = frozenset({BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHA
 
 
 def friendly_cities(g: GameLike, side: Side) -> list[str]:
-    is_sea, control, blocks = g.board.is_sea, g.control, g.state.blocks
-    locs = {blocks[b].loc for b in g.on_map(side)}
-    return sorted(loc for loc in locs if loc and not is_sea(loc) and control(loc, side) is Control.FRIENDLY)
+    """The cities ``side`` holds alone, sorted: where it raises blocks and adds steps (6.4)."""
+    return list(g.friendly_cities(side))
 
 
 def step_options(g: GameLike, side: Side) -> list[LevyStep]:
@@ -217,19 +230,18 @@ def step_blocks(g: GameLike, side: Side) -> list[str]:
 
 
 def _steps(g: GameLike, side: Side) -> Iterator[str]:
-    blocks, board = g.state.blocks, g.board
-    is_sea, infos, control = board.is_sea, board.blocks, g.control
+    friendly = g.friendly_cities(side)
+    if not friendly:
+        return
+    blocks, infos = g.state.blocks, g.board.blocks
     for bid in g.on_map(side):
         b = blocks[bid]
-        loc = b.loc
-        if loc is None or is_sea(loc) or infos[bid].step_up(b.strength) is None:
-            continue
-        if control(loc, side) is Control.FRIENDLY:
+        if b.loc in friendly and infos[bid].step_up(b.strength) is not None:
             yield bid
 
 
 def any_levy(g: GameLike, side: Side) -> bool:
-    return _any_step(g, side) or bool(new_block_pairs(g, side))
+    return _any_step(g, side) or bool(new_block_places(g, side))
 
 
 def legal(g: GameLike, d: Decision) -> Iterator[Choice]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.errors import IllegalChoiceError
 from pbem.games.caesar.rules import eventcards as gods
 from pbem.games.caesar.rules import levy
-from pbem.games.caesar.rules.board import EdgeKind, Side, road_limit
+from pbem.games.caesar.rules.board import Board, EdgeKind, Side, road_limit
 from pbem.games.caesar.rules.choices import (
     Audience,
     Choice,
@@ -46,7 +46,7 @@ _LIMITS = {pluto: {k: (road_limit(k, attacking=False, pluto=pluto), road_limit(k
 
 
 def road_key(side: Side, a: str, b: str) -> str:
-    return f"{side.value}|{a}|{b}" if a < b else f"{side.value}|{b}|{a}"
+    return f"{side._value_}|{a}|{b}" if a < b else f"{side._value_}|{b}|{a}"
 
 
 # ---- phase flow --------------------------------------------------------------
@@ -85,14 +85,16 @@ def pending(g: GameLike) -> tuple[Decision, ...]:
     c = g.state.command
     if c is None:
         return ()
-    kind = {
-        CommandStage.EVENT: DecisionKind.EVENT_TARGET,
-        CommandStage.MOVES: DecisionKind.MOVES,
-        CommandStage.SURPRISE: DecisionKind.SURPRISE,
-        CommandStage.LEVIES: DecisionKind.LEVIES,
-    }[c.stage]
     info = (("card", c.card), ("mp", c.mp), ("lp", c.lp), ("event", c.event))
-    return (Decision(c.side, kind, info=info),)
+    return (Decision(c.side, _STAGE_KIND[c.stage], info=info),)
+
+
+_STAGE_KIND = {
+    CommandStage.EVENT: DecisionKind.EVENT_TARGET,
+    CommandStage.MOVES: DecisionKind.MOVES,
+    CommandStage.SURPRISE: DecisionKind.SURPRISE,
+    CommandStage.LEVIES: DecisionKind.LEVIES,
+}
 
 
 def auto(g: GameLike) -> bool:
@@ -379,21 +381,24 @@ def do_move(g: GameLike, d: Decision, mv: Move) -> None:
         c.mp -= 1
     c.amphibious_open = False
     if not g.info(bid).is_navis:
+        road_use = st.road_use
         for a, b in zip(path, path[1:]):
             k = road_key(side, a, b)
-            st.road_use[k] = st.road_use.get(k, 0) + 1
+            road_use[k] = road_use.get(k, 0) + 1
     started = _enter(g, side, bid, path[-2], path[-1])
-    at_sea = any(g.board.is_sea(p) for p in path)
+    at_sea = not g.board._seas.isdisjoint(path)  # some place of the path is a sea
+    route = " -> ".join(path)
+    sv = side._value_
     g.emit_split(
         "move",
         side,
-        f"{g.label(bid)}: {' -> '.join(path)}",
-        f"{side}: a {'Navis' if at_sea else 'block'} moves {' -> '.join(path)}",
-        {"side": side.value, "block": bid, "path": list(path)},
-        {"side": side.value, "path": list(path), "navis": at_sea},
+        f"{g.label(bid)}: {route}",
+        f"{sv}: a {'Navis' if at_sea else 'block'} moves {route}",
+        {"side": sv, "block": bid, "path": list(path)},
+        {"side": sv, "path": list(path), "navis": at_sea},
     )
     if started:  # after the move that causes it, once
-        g.emit("attack", Audience.ALL, f"{side} attacks {path[-1]}", side=side.value, loc=path[-1])
+        g.emit("attack", Audience.ALL, f"{sv} attacks {path[-1]}", side=sv, loc=path[-1])
 
 
 def do_sea_move(g: GameLike, d: Decision, mv: SeaMove) -> None:
@@ -463,6 +468,22 @@ def do_end(g: GameLike, d: Decision, ch: EndMoves) -> None:
 # ---- legal choices -------------------------------------------------------------
 
 
+#: per board (by id, the board kept alive with it), side and Navis or not: for each place, its
+#: neighbours as (neighbour, edge kind, the road-use key of :func:`road_key`)
+_STEPS: dict[tuple[int, Side, bool], tuple[Board, dict[str, tuple[tuple[str, EdgeKind, str], ...]]]] = {}
+
+
+def _steps_from(board: Board, side: Side, navis: bool) -> dict[str, tuple[tuple[str, EdgeKind, str], ...]]:
+    key = (id(board), side, navis)
+    hit = _STEPS.get(key)
+    if hit is None or hit[0] is not board:
+        adjacent = board.sea_edges if navis else board.roads
+        table = {here: tuple((n, e.kind, road_key(side, here, n)) for e in edges for n in (e.b if here == e.a else e.a,))
+                 for here, edges in adjacent.items()}
+        hit = _STEPS[key] = (board, table)
+    return hit[1]
+
+
 def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     """Every legal path for ``bid`` now (empty when it cannot move)."""
     c = g.state.command
@@ -482,54 +503,65 @@ def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     max_steps = 2 if navis else (3 if c.event == "Mercury" else 2)
     attack_steps = 1 if navis else max_steps - 1  # the longest path that may end in an attack
     out: list[tuple[str, ...]] = []
-    board = g.board
-    pluto = c.event == "Pluto"
+    steps_from = _steps_from(g.board, side, navis)
     road_use = g.state.road_use
-    adjacent = board.sea_edges if navis else board.roads
-    pins: dict[str, bool] = {}  # first step -> whether pinning allows it
     controls: dict[str, Control] = {}
     control = g.control
-    limit = _LIMITS[pluto]
+    limit = _LIMITS[c.event == "Pluto"]
+    hostile = _HOSTILE
 
-    sv = side.value
-    no_limit = (True, True)  # a Navis's sea border carries any number (a Navis moves along sea borders only, 6.2)
-
-    # Each path is checked as it grows: ``sound`` says every edge of the path so far passes
-    # as an edge that is not the last of an attack (the checks of a longer path through it).
-    # The result is the paths for which ``path_problem(..., well_formed=True)`` is None.
-    # The map's edges out of a place are the edges ``board.edge_between`` finds (one edge per pair).
-    stack: list[tuple[tuple[str, ...], bool]] = [((origin,), True)]
+    # Each path is checked as it grows: a path is pushed only while every edge of it passes as an
+    # edge that is not the last of an attack (the checks of a longer path through it), and only
+    # through open places, so every path taken from the stack is "sound". The result is the paths
+    # for which ``path_problem(..., well_formed=True)`` is None. A Navis's sea border carries any
+    # number (6.2), so a Navis's edges always pass. Pinning depends on the first step only: a
+    # first step it forbids is not walked at all.
+    stack: list[tuple[str, ...]] = []
+    for n, kind, rk in steps_from[origin]:
+        if _pin_problem(g, side, origin, n) is not None:
+            continue
+        ctl = controls.get(n)
+        if ctl is None:
+            ctl = controls[n] = control(n, side)
+        q: tuple[str, ...] = (origin, n)
+        if navis:
+            plain = attack = True
+        else:
+            used = road_use.get(rk, 0) + 1
+            plain_limit, attack_limit = limit[kind]
+            plain, attack = used <= plain_limit, used <= attack_limit
+        if ctl in hostile:
+            if attack and attack_steps >= 1:
+                out.append(q)
+        else:
+            if plain:
+                out.append(q)
+                if max_steps > 1:
+                    stack.append(q)
     while stack:
-        p, sound = stack.pop()
+        p = stack.pop()
         here = p[-1]
-        for e in adjacent[here]:
-            n = e.b if here == e.a else e.a
+        steps = len(p)  # of the longer path
+        for n, kind, rk in steps_from[here]:
             if n in p:
                 continue
-            q = p + (n,)
-            steps = len(q) - 1
             ctl = controls.get(n)
             if ctl is None:
                 ctl = controls[n] = control(n, side)
-            attacking = ctl in _HOSTILE
-            # whether one more of side's blocks fits on this road: (as a passage, as the last edge of an attack)
-            if not sound:
-                fits = (False, False)
-            elif navis:
-                fits = no_limit
+            if navis:
+                plain = attack = True
             else:
-                used = road_use.get(f"{sv}|{here}|{n}" if here < n else f"{sv}|{n}|{here}", 0) + 1  # road_key
-                plain, attack = limit[e.kind]
-                fits = (used <= plain, used <= attack)
-            if sound and not (attacking and steps > attack_steps) and fits[attacking]:
-                first = q[1]
-                ok = pins.get(first)
-                if ok is None:
-                    ok = pins[first] = _pin_problem(g, side, origin, first) is None
-                if ok:
-                    out.append(q)
-            if steps < max_steps and ctl in _OPEN:
-                stack.append((q, fits[0]))
+                used = road_use.get(rk, 0) + 1
+                plain_limit, attack_limit = limit[kind]
+                plain, attack = used <= plain_limit, used <= attack_limit
+            if ctl in hostile:
+                if attack and steps <= attack_steps:
+                    out.append(p + (n,))
+            elif plain:
+                q = p + (n,)
+                out.append(q)
+                if steps < max_steps:
+                    stack.append(q)
     out.sort()
     return out
 
@@ -565,20 +597,12 @@ def movable_blocks(g: GameLike, side: Side) -> list[str]:
     c = g.state.command
     if c is None:
         return []
-    out = []
     moved, blocks = g.state.moved, g.state.blocks
-    can: dict[str, bool] = {}  # location -> whether it may be activated (or was)
-    for bid in g.on_map(side):
-        if bid in moved:
-            continue
-        loc = blocks[bid].loc
-        assert loc is not None
-        ok = can.get(loc)
-        if ok is None:
-            ok = can[loc] = _activation_problem(g, c, loc) is None
-        if ok:
-            out.append(bid)
-    return out
+    # _activation_problem(g, c, loc) is None for every location, or only for the activated ones
+    if c.mp >= 1 and not (c.event and c.activated):
+        return [bid for bid in g.on_map(side) if bid not in moved]
+    activated = c.activated
+    return [bid for bid in g.on_map(side) if bid not in moved and blocks[bid].loc in activated]
 
 
 def legal(g: GameLike, d: Decision) -> Iterator[Choice]:

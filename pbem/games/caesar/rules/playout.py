@@ -56,14 +56,19 @@ def random_choice(g: Game, d: Decision, rng: Rng) -> Choice:
         # building every choice
         c = g.state.command
         assert c is not None
-        pairs = levy.new_block_pairs(g, d.side) if c.lp >= 1 else []
+        places = levy.new_block_places(g, d.side) if c.lp >= 1 else []
+        n_pairs = sum(len(cities) for _, cities in places)
         steps = levy.step_blocks(g, d.side) if c.lp >= 1 else []
-        i = rng.below(1 + len(pairs) + len(steps))
+        i = rng.below(1 + n_pairs + len(steps))
         if i == 0:
             return EndLevies()
-        if i <= len(pairs):
-            return Levy(*pairs[i - 1])
-        return LevyStep(steps[i - 1 - len(pairs)])
+        if i <= n_pairs:
+            k = i - 1
+            for bid, cities in places:
+                if k < len(cities):
+                    return Levy(bid, cities[k])
+                k -= len(cities)
+        return LevyStep(steps[i - 1 - n_pairs])
     if d.kind is DecisionKind.WINTER_DISBAND and rng.below(8) != 0:
         return EndDisband()
     opts = list(g.legal(d))

@@ -338,6 +338,24 @@ def _sides(d: Mapping[str, Any] | None) -> dict[Side, Any]:
     return {Side(k): v for k, v in (d or {}).items()}
 
 
+_SIDE_OF = {s.value: s for s in Side}
+_STATUS_OF = {s.value: s for s in BlockStatus}
+
+
+def _block_state(b: Mapping[str, Any]) -> BlockState:
+    """One block of a position document (its side and status looked up in a table: a position has
+    some 70 blocks and is read for every report; anything else is read by the Enum, which says
+    what is wrong)."""
+    v = b["side"]
+    side = _SIDE_OF.get(v) if type(v) is str else None
+    if side is None:
+        side = Side(v)
+    loc, strength = b["loc"], int(b["strength"])
+    v = b["status"]
+    status = _STATUS_OF.get(v) if type(v) is str else None
+    return BlockState(side, loc, strength, status if status is not None else BlockStatus(v))
+
+
 def _from_json(data: Mapping[str, Any]) -> GameState:
     if data.get("format") != POSITION_FORMAT:
         raise PositionFormatError(
@@ -351,10 +369,7 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
         turn=int(data["turn"]),
         phase=Phase(data["phase"]),
         rng=stream_from_json(data["rng"]),
-        blocks={
-            bid: BlockState(Side(b["side"]), b["loc"], int(b["strength"]), BlockStatus(b["status"]))
-            for bid, b in data["blocks"].items()
-        },
+        blocks={bid: _block_state(b) for bid, b in data["blocks"].items()},
         deck=list(data.get("deck", [])),
         hands={Side.CAESAR: [], Side.POMPEY: [], **{s: list(h) for s, h in _sides(data.get("hands")).items()}},
         sealed=_sides(data.get("sealed")),

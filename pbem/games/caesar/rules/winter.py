@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pbem.errors import IllegalChoiceError
-from pbem.games.caesar.rules.board import BlockType, Side
+from pbem.games.caesar.rules.board import SIDES, BlockType, Side
 from pbem.games.caesar.rules.choices import Audience, Choice, Decision, DecisionKind, Disband, EndDisband, NavisToPort
 from pbem.games.caesar.rules.state import (
     LAST_YEAR,
@@ -60,9 +60,9 @@ def _cleopatra_home(g: GameLike) -> None:
 def _victory(g: GameLike) -> bool:
     """W2 / 1.2: 10 VP wins; after the last Year the higher VP wins. Returns True when the game ended."""
     st = g.state
-    vp = {s: g.vp(s) for s in Side}
-    g.emit("vp", Audience.ALL, f"Victory points: Caesar {vp[Side.CAESAR]}, Pompey {vp[Side.POMPEY]}", vp={s.value: vp[s] for s in Side})
-    reaching = [s for s in Side if vp[s] >= VICTORY_VP]
+    vp = {s: g.vp(s) for s in SIDES}
+    g.emit("vp", Audience.ALL, f"Victory points: Caesar {vp[Side.CAESAR]}, Pompey {vp[Side.POMPEY]}", vp={s.value: vp[s] for s in SIDES})
+    reaching = [s for s in SIDES if vp[s] >= VICTORY_VP]
     last = st.year >= LAST_YEAR
     if not reaching and not last:
         return False
@@ -75,7 +75,7 @@ def _victory(g: GameLike) -> bool:
         else:
             reason = f"more VP after the last Year ({st.year})"
     else:
-        rome = [s for s in Side if g.control(ROME, s) is Control.FRIENDLY]
+        rome = [s for s in SIDES if g.control(ROME, s) is Control.FRIENDLY]
         winner = rome[0] if rome else None
         reason = f"VP tied at {vp[Side.CAESAR]} after {st.year}, and " + (
             f"{winner} holds Roma" if winner else "nobody holds Roma")
@@ -83,7 +83,7 @@ def _victory(g: GameLike) -> bool:
     st.phase = Phase.OVER
     st.winter = None
     g.emit("game-over", Audience.ALL, f"Game over: {result_text(st.result)}", winner=winner.value if winner else None,
-           vp={s.value: vp[s] for s in Side}, reason=reason)
+           vp={s.value: vp[s] for s in SIDES}, reason=reason)
     return True
 
 
@@ -91,7 +91,7 @@ def result_text(r: Result) -> str:
     """``"Pompey wins: 10 VP, 10 or more, at the end of 706; score Caesar 6 VP, Pompey 10 VP"``:
     the winner (or a draw), how, and the score, as the final report, the log and the CLI say it."""
     who = f"{r.winner} wins" if r.winner else "a draw"
-    score = ", ".join(f"{s} {r.vp.get(s, 0)} VP" for s in Side)
+    score = ", ".join(f"{s} {r.vp.get(s, 0)} VP" for s in SIDES)
     return f"{who}: {r.reason}; score {score}"
 
 
@@ -144,7 +144,7 @@ def pending(g: GameLike) -> tuple[Decision, ...]:
                 return (Decision(side, DecisionKind.WINTER_NAVIS, g.state.blocks[bid].loc, bid, (("ports", tuple(ports)),)),)
         return ()
     if w.stage is WinterStage.SUPPLY:
-        for side in Side:
+        for side in SIDES:
             for loc, surplus in over_supply(g, side):
                 return (Decision(side, DecisionKind.WINTER_SUPPLY, loc, info=(("surplus", surplus), ("limit", supply_limit(g, loc)))),)
         return ()
@@ -170,7 +170,7 @@ def auto(g: GameLike) -> bool:
         w.stage = WinterStage.SUPPLY
         return True
     if w.stage is WinterStage.SUPPLY:
-        for side in Side:
+        for side in SIDES:
             for loc, surplus in over_supply(g, side):
                 cands = _disbandable(g, loc, side)
                 if len(cands) <= surplus:

@@ -1,0 +1,99 @@
+"""``pbem verify`` renders the reports again in worker processes when it may: the same reports are
+rendered and compared, the same problems found, in the same order, as in one process."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from pbem import audit
+from pbem.bodies import pack, unpack
+from pbem.cli import DEMO_GAME, main
+from pbem.store import Home
+
+pytestmark = pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(),
+                                reason="worker processes are forked")
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("demo") / "home"
+    r = CliRunner().invoke(main, ["demo", "--home", str(home)])
+    assert r.exit_code == 0, (r.output, r.exception)
+    return home
+
+
+def _copy(demo: Path, tmp_path: Path) -> tuple[Home, Path]:
+    home = tmp_path / "home"
+    home.mkdir()
+    db = home / f"{DEMO_GAME}.db"
+    shutil.copyfile(demo / f"{DEMO_GAME}.db", db)
+    return Home(home), db
+
+
+def _alter(db: Path, step: int, fmt: str) -> str:
+    """Change one letter of the ``fmt`` report of ``step``; returns its recipient."""
+    con = sqlite3.connect(db)
+    oid, recipient, stored = con.execute("SELECT id, recipient, body FROM outbox WHERE kind = 'report' AND step = ? "
+                                         "AND format = ? ORDER BY id", (step, fmt)).fetchone()
+    body = unpack(stored)
+    at = body.index("Caesar") + 1
+    con.execute("UPDATE outbox SET body = ? WHERE id = ?", (pack(body[:at] + "A" + body[at + 1:]), oid))
+    con.commit()
+    con.close()
+    return str(recipient)
+
+
+def _verify(home: Home, jobs: int, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, int]:
+    """The report of ``Store.verify(jobs)``, and how many steps' reports this process rendered itself."""
+    checked = []
+    check = audit._ReportJob.check
+
+    def counting(self: audit._ReportJob, group: Any) -> Any:
+        checked.append(group[0][1].step)  # a forked worker counts in its own copy of the list
+        return check(self, group)
+
+    monkeypatch.setattr(audit._ReportJob, "check", counting)
+    monkeypatch.setattr(audit, "PARALLEL_MIN_REPORTS", 0)
+    with home.open(DEMO_GAME) as store:
+        return store.verify(jobs), len(checked)
+
+
+def test_workers_find_what_one_process_finds(demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home, db = _copy(demo, tmp_path)
+    whom = [_alter(db, 3, "html"), _alter(db, 8, "text")]
+    alone, steps = _verify(home, 1, monkeypatch)
+    assert steps > 3
+    spread, here = _verify(home, 2, monkeypatch)
+    assert here == 1  # the first step here, every other step in a worker
+    assert not alone.ok and spread.problems == alone.problems
+    assert [p.split(" differs")[0] for p in spread.problems] == [
+        f"step 3: the html report for {whom[0]}", f"step 8: the text report for {whom[1]}"]
+    assert spread.reports == alone.reports == 114
+
+
+def test_a_clean_game_passes_with_workers(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    report, here = _verify(Home(demo), 2, monkeypatch)
+    assert report.ok and report.reports == 114 and here == 1
+
+
+def test_an_error_in_a_worker_is_reported_as_in_one_process(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report that cannot be rendered fails the worker; the parent renders that step itself and
+    meets the same error, which verify names as it always has."""
+    real = audit._report_problem
+
+    def broken(system: Any, row: Any, *args: Any) -> Any:
+        if row.step == 7:
+            raise KeyError("damaged")
+        return real(system, row, *args)
+
+    monkeypatch.setattr(audit, "_report_problem", broken)
+    alone, _ = _verify(Home(demo), 1, monkeypatch)
+    spread, _ = _verify(Home(demo), 2, monkeypatch)
+    assert spread.problems == alone.problems
+    assert spread.problems[0].startswith("the game file is damaged: the replay stopped at KeyError")
