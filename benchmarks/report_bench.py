@@ -23,9 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from pbem import reports  # noqa: E402
 from pbem.core.rng import Rng  # noqa: E402
-from pbem.games.caesar import views  # noqa: E402
+from pbem.games.caesar.view import views  # noqa: E402
+from pbem.games.caesar.view.render import view_context  # noqa: E402
+from pbem.render import render  # noqa: E402
 from pbem.games.caesar.rules.board import Side  # noqa: E402
 from pbem.games.caesar.rules.game import new_game  # noqa: E402
 from pbem.games.caesar.rules.playout import random_decisions  # noqa: E402
@@ -47,7 +48,7 @@ def sample_views(games: int) -> list[views.View]:
 def forget_positions() -> None:
     """Drop what the map remembers of positions already drawn (layouts, drawn locations), so a
     second run does not find every position drawn before; the board's static layers stay."""
-    from pbem import svgmap
+    from pbem.games.caesar.view import svgmap
 
     for static in getattr(svgmap, "_BOARDS", {}).values():
         static.layouts.clear()
@@ -67,6 +68,14 @@ def timed(render, vs: list[views.View], runs: int) -> tuple[float, float]:  # ty
     return statistics.median(wall) * 1000, statistics.median(cpu) * 1000
 
 
+def render_html(view: views.View) -> str:
+    return render("caesar", view_context(view, "html"))
+
+
+def render_text(view: views.View) -> str:
+    return render("caesar", view_context(view, "text"))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=4, help="games to take views from (default: %(default)s)")
@@ -74,10 +83,10 @@ def main() -> int:
     args = ap.parse_args()
     vs = sample_views(args.games)
     t0 = time.perf_counter()
-    reports.render_html(vs[0])
+    render_html(vs[0])
     first = (time.perf_counter() - t0) * 1000
-    html_wall, html_cpu = timed(reports.render_html, vs, args.runs)
-    text_wall, text_cpu = timed(reports.render_text, vs, args.runs)
+    html_wall, html_cpu = timed(render_html, vs, args.runs)
+    text_wall, text_cpu = timed(render_text, vs, args.runs)
     print(f"views: {len(vs)} ({args.games} games x 8 points x 3 viewers), {args.runs} runs each")
     print(f"one HTML report with its map: median {html_wall:.1f} ms wall, {html_cpu:.1f} ms cpu")
     print(f"one text report:              median {text_wall:.2f} ms wall, {text_cpu:.2f} ms cpu")
