@@ -43,7 +43,7 @@ from pbem.core.rng import Rng
 from pbem.errors import PbemError
 from pbem.games.caesar.ai.belief import Belief, Observation
 from pbem.games.caesar.orders.translate import order_for
-from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.board import Board, Side
 from pbem.games.caesar.rules.choices import (
     Action,
     BattleAction,
@@ -59,7 +59,7 @@ from pbem.games.caesar.rules.choices import (
 from pbem.games.caesar.rules.game import Game
 from pbem.games.caesar.rules.movement import block_paths, movable_blocks, sea_paths
 from pbem.games.caesar.rules.playout import random_choice
-from pbem.games.caesar.rules.state import BlockStatus, Phase
+from pbem.games.caesar.rules.state import BlockStatus, CommandStage, Control, Phase
 from pbem.games.caesar.steps.stepdefs import StepKind
 
 #: Seconds per step at ``--strength 1`` (the issue's default on the reference machine).
@@ -137,7 +137,7 @@ STEP_VALUE = 0.3
 GUESS_STRENGTH = 2.5
 
 
-def evaluate(g: Game, side: Side, *, blind: bool = False) -> float:
+def evaluate(g: Game, side: Side, *, blind: bool = False, pressure: float | None = None) -> float:
     """The bot's score of ``g`` for ``side``, in victory points: the VP difference, plus
     :data:`STEP_VALUE` per strength point more on the map than the enemy (blocks win the
     cities of later turns, and a lost battle costs them), plus, for each contested city
@@ -145,25 +145,59 @@ def evaluate(g: Game, side: Side, *, blind: bool = False) -> float:
     ``blind``: the enemy's strength in a contested city is guessed from his block count (the
     working position's enemy strengths are one sample's, not knowledge)."""
     st = g.state
-    vp = {s: g.vp(s) for s in Side}
-    strength = {s: 0.0 for s in Side}
     board = g.board
+    enemy = side.enemy
+    vp = g.vp(side) - g.vp(enemy)
+    # the strength of each side at each place (the enemy's guessed from his block count when blind)
+    force: dict[str, list[float]] = {}
+    material = 0.0
     for bid, b in st.blocks.items():
-        if b.status is BlockStatus.MAP:
-            strength[b.side] += b.strength * (0.5 if board.blocks[bid].is_navis else 1.0)
-    score = float(vp[side] - vp[side.enemy]) + STEP_VALUE * (strength[side] - strength[side.enemy])
-    for loc in g.contested_locations():
-        sp = board.spaces[loc]
-        if not sp.vp:
+        if b.status is not BlockStatus.MAP or b.loc is None:
             continue
-        mine = sum(st.blocks[b].strength for b in g.blocks_at(loc, side))
-        theirs_ids = g.blocks_at(loc, side.enemy)
-        theirs = GUESS_STRENGTH * len(theirs_ids) if blind else sum(st.blocks[b].strength for b in theirs_ids)
-        score += sp.vp * math.tanh((mine - theirs) / 3.0)
+        mine = b.side is side
+        material += (b.strength if mine else -b.strength) * (0.5 if board.blocks[bid].is_navis else 1.0)
+        here = force.get(b.loc)
+        if here is None:
+            here = force[b.loc] = [0.0, 0.0]
+        here[0 if mine else 1] += b.strength if mine or not blind else GUESS_STRENGTH
+    score = float(vp) + STEP_VALUE * material
+    for loc, (mine_here, theirs_here) in force.items():
+        if mine_here and theirs_here:  # contested: a battle to come
+            v = board.spaces[loc].vp
+            if v:
+                score += v * math.tanh((mine_here - theirs_here) / 3.0)
+    pressure = PRESSURE if pressure is None else pressure
+    if pressure:
+        # who could take or hold each city next: the strength in it and one road from it
+        none = (0.0, 0.0)
+        for loc, near, v in _vp_cities(board):
+            f = force.get(loc, none)
+            diff = f[0] - f[1]
+            for n in near:
+                f = force.get(n, none)
+                diff += f[0] - f[1]
+            if diff:
+                score += pressure * v * math.tanh(diff / 4.0)
     return score
 
 
-def outcome(g: Game, side: Side, base: float, scale: float = 2.0) -> float:
+#: The weight of the pressure term of :func:`evaluate` (per VP of a city).
+PRESSURE = 0.25
+_VP_CITIES: dict[int, tuple[Board, list[tuple[str, tuple[str, ...], int]]]] = {}
+
+
+def _vp_cities(board: Board) -> list[tuple[str, tuple[str, ...], int]]:
+    """The cities worth victory points, the places one road away from each, and its VP."""
+    got = _VP_CITIES.get(id(board))
+    if got is None or got[0] is not board:
+        got = _VP_CITIES[id(board)] = (board, [
+            (name, tuple(sorted(e.other(name) for e in board.roads.get(name, ()))), sp.vp)
+            for name, sp in sorted(board.spaces.items()) if sp.vp
+        ])
+    return got[1]
+
+
+def outcome(g: Game, side: Side, base: float, scale: float = 2.0, pressure: float | None = None) -> float:
     """A simulation's result for ``side`` in [0, 1]: a finished game as win 1, draw 0.5, loss 0;
     otherwise a logistic of :func:`evaluate` centred on ``base`` (the score where the decision
     was taken), so gains and losses from here weigh alike whether the side is ahead or behind."""
@@ -171,7 +205,7 @@ def outcome(g: Game, side: Side, base: float, scale: float = 2.0) -> float:
     if st.phase is Phase.OVER and st.result is not None:
         w = st.result.winner
         return 0.5 if w is None else (1.0 if w is side else 0.0)
-    return 1.0 / (1.0 + math.exp(-(evaluate(g, side) - base) / scale))
+    return 1.0 / (1.0 + math.exp(-(evaluate(g, side, pressure=pressure) - base) / scale))
 
 
 def playout_choice(g: Game, d: Decision, rng: Rng) -> Choice:
@@ -184,13 +218,61 @@ def playout_choice(g: Game, d: Decision, rng: Rng) -> Choice:
     return random_choice(g, d, rng)
 
 
+def attack_moves(g: Game, side: Side, rng: Rng) -> None:
+    """The simulations' command policy (both sides): while Move Points last, move the whole group
+    that can take a city worth VP, vacant or held by fewer blocks than the group could beat
+    (the enemy's strength guessed from his block count, as a player sees it), the best such
+    target first; then end the moves. Cheap: no copies, one path search per group."""
+    board = g.board
+    blocks = g.state.blocks
+    enemy = side.enemy
+    for _ in range(8):
+        c = g.state.command
+        if c is None or c.side is not side or c.stage is not CommandStage.MOVES or g.is_over():
+            return
+        groups: dict[str, list[str]] = {}
+        for bid in movable_blocks(g, side):
+            if not board.blocks[bid].is_navis:
+                loc = blocks[bid].loc
+                assert loc is not None
+                groups.setdefault(loc, []).append(bid)
+        best: tuple[float, str, str] | None = None
+        for loc in sorted(groups):
+            ids = sorted(groups[loc], key=lambda b: (-blocks[b].strength, b))
+            own = sum(blocks[b].strength for b in ids)
+            for path in block_paths(g, side, ids[0]):
+                dest = path[-1]
+                v = board.spaces[dest].vp
+                if not v or dest == loc:
+                    continue
+                ctl = g.control(dest, side)
+                if ctl is Control.FRIENDLY:
+                    continue
+                edge = own - 1.3 * GUESS_STRENGTH * g.count(dest, enemy)
+                if edge <= 0:
+                    continue
+                value = v + 0.1 * edge + rng.below(100) / 1000
+                if best is None or value > best[0]:
+                    best = (value, loc, dest)
+        if best is None or rng.below(6) == 0:
+            break
+        _, loc, dest = best
+        for bid in sorted(groups[loc], key=lambda b: (-blocks[b].strength, b)):
+            paths = [p for p in block_paths(g, side, bid) if p[-1] == dest]
+            if paths:
+                g.apply(side, Move(bid, min(paths, key=lambda p: (len(p), p))))
+    c = g.state.command
+    if c is not None and c.side is side and c.stage is CommandStage.MOVES and not g.is_over():
+        g.apply(side, EndMoves())
+
+
 def rollout(g: Game, side: Side, rng: Rng, horizon: int, *, still: bool = False,
-            score: Callable[[Game], float] | None = None) -> float:
+            score: Callable[[Game], float] | None = None, policy: bool = False) -> float:
     """Play on with :func:`playout_choice` until this game turn's battles are over (at most
     ``horizon`` decisions), then score the position for ``side`` (``score``, or :func:`heuristic`).
     ``still``: ``side`` moves and levies no more this turn (a move is judged as "this move, then
     stop": the next one is the next decision's business, and random moves after it would only add
-    noise)."""
+    noise). ``policy``: commands move by :func:`attack_moves`, not at random."""
     start = (g.state.year, g.state.turn)
     for _ in range(horizon):
         if g.is_over():
@@ -201,6 +283,9 @@ def rollout(g: Game, side: Side, rng: Rng, horizon: int, *, still: bool = False,
         pend = g.pending()
         d = pend[0] if len(pend) == 1 else pend[rng.below(len(pend))]
         ch: Choice
+        if policy and d.kind is DecisionKind.MOVES and not (still and d.side is side):
+            attack_moves(g, d.side, rng)
+            continue
         if still and d.side is side and d.kind is DecisionKind.MOVES:
             ch = EndMoves()
         elif still and d.side is side and d.kind is DecisionKind.LEVIES:
@@ -412,6 +497,8 @@ class Bot:
     width: int = 8  # candidates kept per decision (the best by the one-ply score)
     margin: float = 0.0  # how much better (mean score) than the one-ply choice a candidate must do
     full: float = 0.6  # the belief's chance that a hidden enemy block is at full strength
+    pressure: float = PRESSURE  # the weight of the evaluation's pressure term
+    policy: bool = True  # the simulations' commands attack by :func:`attack_moves` (False: random moves)
 
     def answer(self, obs: Observation, rng: Rng) -> Answer:
         b = self.budget
@@ -425,7 +512,7 @@ class Bot:
 
         def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Sequence[Choice], tuple[Weighed, ...], int]:
             side = d.side
-            base = evaluate(g, side, blind=True)
+            base = evaluate(g, side, blind=True, pressure=self.pressure)
             opts: list[Plan]
             if d.kind is DecisionKind.MOVES:
                 opts = move_plans(g, side)
@@ -433,7 +520,7 @@ class Bot:
                 opts = [(ch,) for ch in candidates(g, d, r, 48)]
             if len(opts) == 1:
                 return opts[0], (), 0
-            prior = [_plan_score(g, side, plan) for plan in opts]
+            prior = [_plan_score(g, side, plan, self.pressure) for plan in opts]
             order = sorted(range(len(opts)), key=lambda k: (-prior[k], k))
             if len(opts) > self.width:
                 keep = order[: self.width - 1]
@@ -459,7 +546,7 @@ class Bot:
             still = d.kind in (DecisionKind.MOVES, DecisionKind.LEVIES)
 
             def score(x: Game) -> float:
-                return outcome(x, side, base)
+                return outcome(x, side, base, pressure=self.pressure)
 
             while True:
                 if cap is not None and n + len(alive) > cap and rounds > 0:
@@ -477,7 +564,7 @@ class Bot:
                             trial.apply(side, ch)
                     except PbemError:  # a group move this sample does not allow (it cannot differ: defensive)
                         continue
-                    total[i] += rollout(trial, side, Rng(seed), b.horizon, still=still, score=score)
+                    total[i] += rollout(trial, side, Rng(seed), b.horizon, still=still, score=score, policy=self.policy)
                     visits[i] += 1
                     n += 1
                 rounds += 1
@@ -504,12 +591,12 @@ def _mean(total: list[float], visits: list[int], k: int) -> float:
     return total[k] / visits[k] if visits[k] else 0.0
 
 
-def _plan_score(g: Game, side: Side, plan: Plan) -> float:
+def _plan_score(g: Game, side: Side, plan: Plan, pressure: float) -> float:
     """The bot's one-ply score of a plan: :func:`evaluate` right after it, enemy strengths guessed."""
     trial = g.copy()
     for ch in plan:
         trial.apply(side, ch)
-    return evaluate(trial, side, blind=True)
+    return evaluate(trial, side, blind=True, pressure=pressure)
 
 
 def _say_plan(g: Game, side: Side, plan: Plan) -> str:
