@@ -8,23 +8,26 @@ observation, never on the real game, so the answer cannot depend on anything the
 side has not seen. Random choices come from the player's own generator.
 
 The bot (:class:`Bot`) decides its step one engine decision at a time (a card, a
-move, a levy, a battle answer). For each decision it keeps a short list of
-candidates (all legal choices, or for moves the best few by the greedy score plus
-"end the moves") and runs single-level information-set Monte Carlo search over
-them in rounds: each round draws a fresh complete position from the belief (so
-hidden blocks, the enemy's hand and future dice vary between rounds), replays the
-bot's earlier choices of this step, and tries every candidate still in on that same
-position with the same simulation dice (common random numbers: the difference
-between two candidates is not luck). After the candidate, play goes on at random
-(except that blocks in battle fire, and after a move nobody moves again this turn)
-until the game turn's battles are over, and the
-result is scored (a finished game counts as a win, loss or draw; otherwise a
-heuristic from victory points, strength on the map and who is stronger in each
-contested city). Every second round the worse half of the candidates is dropped
-(successive halving). The one-ply (greedy) choice stays in to the end and is played
-unless another candidate's mean score beats it by ``margin``: the search must show a
-clear gain to overrule it, so thin budgets fall back on a sound choice. Search stops at an iteration budget, or when an
-injected clock passes its deadline, whichever comes first.
+group move, a levy, a battle answer). For each decision it keeps a short list of
+candidates, the best few by its one-ply score (:func:`evaluate` right after the
+choice): for moves these are group moves (:func:`move_plans`: the blocks of one
+location that can reach one place, strongest first, so force is concentrated and
+one Move Point is one decision) plus "end the moves". It runs single-level
+information-set Monte Carlo search over them in rounds: each round draws a fresh
+complete position from the belief (hidden blocks, leaning to full strength as they
+start the game; the enemy's hand; future dice), replays the bot's earlier choices of
+this step, and tries every candidate still in on that same position with the same
+simulation dice (common random numbers: the difference between two candidates is
+not luck). After the candidate, play goes on until the game turn's battles are
+over: commands by :func:`attack_moves` (a group takes a VP city it can beat, as
+both players would), levies and other decisions at random, blocks in battle fire;
+after a move or a levy the bot's own side makes no more this turn (the next one is
+the next decision's business). The result is scored: a finished game as a win,
+loss or draw; otherwise a logistic of :func:`evaluate` (VP, strength on the map,
+battles to come, and who presses each VP city) centred on the score where the
+decision was taken. Every second round the worse half of the candidates is dropped
+(successive halving). The best mean is played. Search stops at an iteration budget,
+or when an injected clock passes its deadline, whichever comes first.
 
 Battle plans and winter orders are left to the published defaults (every block
 fires; surplus blocks are the weakest), which the adjudicator applies anyway.
