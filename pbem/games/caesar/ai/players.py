@@ -62,7 +62,7 @@ from pbem.games.caesar.rules.choices import (
 from pbem.games.caesar.rules.game import Game
 from pbem.games.caesar.rules.movement import block_paths, movable_blocks, sea_paths
 from pbem.games.caesar.rules.playout import random_choice
-from pbem.games.caesar.rules.state import LAST_YEAR, TURNS_PER_YEAR, BlockStatus, CommandStage, Control, Phase
+from pbem.games.caesar.rules.state import BlockStatus, CommandStage, Control, Phase
 from pbem.games.caesar.steps.stepdefs import StepKind
 
 #: Seconds per step at ``--strength 1`` (the issue's default on the reference machine).
@@ -502,7 +502,6 @@ class Bot:
     full: float = 0.6  # the belief's chance that a hidden enemy block is at full strength
     pressure: float = PRESSURE  # the weight of the evaluation's pressure term
     policy: bool = True  # the simulations' commands attack by :func:`attack_moves` (False: random moves)
-    endgame: float = 0.0  # how far the centre of the outcome's logistic moves from the decision's score to 0 by the end
 
     def answer(self, obs: Observation, rng: Rng) -> Answer:
         b = self.budget
@@ -517,10 +516,6 @@ class Bot:
         def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Sequence[Choice], tuple[Weighed, ...], int]:
             side = d.side
             base = evaluate(g, side, blind=True, pressure=self.pressure)
-            if self.endgame:
-                # late in the game what counts is being ahead at the end, not gaining from here
-                done = ((g.state.year - LAST_YEAR + 4) * TURNS_PER_YEAR + g.state.turn - 1) / (5 * TURNS_PER_YEAR)
-                base *= 1.0 - self.endgame * min(1.0, max(0.0, done))
             opts: list[Plan]
             if d.kind is DecisionKind.MOVES:
                 opts = move_plans(g, side)
