@@ -49,7 +49,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--iterations", type=int, default=40, help="bot search iterations per step (0: use the time budget)")
     ap.add_argument("--strength", type=float, default=1.0, help="with --iterations 0: units of 2 s per step")
-    ap.add_argument("--only", help="run only pairings whose 'caesar-pompey' name contains this")
+    ap.add_argument("--only", help="run only pairings whose 'caesar-pompey' name contains this "
+                    "(or, with a comma, only the pairings named exactly)")
     ap.add_argument("--tournament", action="store_true", help="tournament rule C5: Caesar is Player 1 on the first game turn")
     args = ap.parse_args()
     iterations = args.iterations or None
@@ -57,7 +58,8 @@ def main() -> None:
     print(f"budget: {budget}; "
           f"{args.games} games per pairing" + ("; tournament rule C5" if args.tournament else ""))
     for caesar, pompey in PAIRINGS:
-        if args.only and args.only not in f"{caesar}-{pompey}":
+        name = f"{caesar}-{pompey}"
+        if args.only and (name not in args.only.split(",") if "," in args.only else args.only not in name):
             continue
         tally = Tally()
         start = time.perf_counter()
@@ -68,6 +70,9 @@ def main() -> None:
         print(f"\n{caesar} (Caesar) vs {pompey} (Pompey): {time.perf_counter() - start:.0f} s")
         for line in tally.lines({Side.CAESAR: caesar, Side.POMPEY: pompey}):
             print("  " + line)
+        m = tally.margin()
+        if m is not None:
+            print(f"  final VP, Caesar minus Pompey: mean {m[0]:+.1f} (95% CI {m[0] - m[1]:+.1f} to {m[0] + m[1]:+.1f})")
         sys.stdout.flush()
 
 

@@ -12,13 +12,23 @@ from pbem.core.events import Event
 from pbem.core.rng import Rng
 from pbem.games.caesar.ai.belief import Belief, observe
 from pbem.games.caesar.ai.match import Tally, observe_session, play_match, wilson
-from pbem.games.caesar.ai.players import Bot, Budget, GreedyPlayer, RandomPlayer, heuristic
+from pbem.games.caesar.ai.players import (
+    Bot,
+    Budget,
+    GreedyPlayer,
+    RandomPlayer,
+    attack_moves,
+    evaluate,
+    heuristic,
+    move_plans,
+)
 from pbem.games.caesar.rules.autoplay import random_orders
 from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.choices import EndMoves, Move
 from pbem.games.caesar.rules.game import Game, new_game
 from pbem.games.caesar.rules.invariants import violations
 from pbem.games.caesar.rules.playout import random_decisions
-from pbem.games.caesar.rules.state import BlockStatus, Options
+from pbem.games.caesar.rules.state import BlockStatus, CommandStage, Options
 from pbem.games.caesar.steps.session import BattleMode, Session, Settings, StepKind
 from pbem.games.caesar.view.views import build_view
 
@@ -42,7 +52,7 @@ def test_every_sample_is_legal_and_agrees_exactly_with_what_the_side_has_seen(se
     g, log = _played(seed, n)
     for side in Side:
         obs = observe(g, log, side)
-        belief = Belief(obs)
+        belief = Belief(obs, full=0.6 if draw % 2 else 0.0)  # the bot's belief leans to full strength
         for k in range(3):
             sample = belief.sample(Rng(draw + k))
             assert violations(sample) == []
@@ -147,9 +157,9 @@ def test_the_bot_draws_from_its_own_generator_not_the_games_dice() -> None:
     side = s.step().awaiting[0]
     before = s.game.state.rng.to_json()
     bot = Bot(Budget(iterations=16, horizon=20))
-    answers = {bot.answer(observe_session(s, log, side), Rng(seed)).text for seed in range(4)}
+    answers = {bot.answer(observe_session(s, log, side), Rng(seed)) for seed in range(4)}
     assert s.game.state.rng.to_json() == before
-    assert len(answers) > 1  # a different seed of its own generator: a different search
+    assert len(answers) > 1  # a different seed of its own generator: a different search (its estimates differ)
 
 
 # ---- the players play whole games by the rules ----------------------------------------------------
@@ -189,6 +199,46 @@ def test_a_budget_by_clock_stops_the_search() -> None:
 def test_heuristic_prefers_more_victory_points_and_scores_a_finished_game() -> None:
     g = new_game(1)
     assert 0.0 < heuristic(g, C) < 1.0 and abs(heuristic(g, C) + heuristic(g, P) - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("seed", [3, 5])  # 3/2 (three activations), Mars (one group move)
+def test_group_moves_are_legal_and_move_one_location_to_one_place(seed: int) -> None:
+    s, _ = _session_at(StepKind.COMMAND, seed)
+    side = s.step().awaiting[0]
+    g = s.game
+    assert g.state.command is not None
+    mp = g.state.command.mp
+    plans = move_plans(g, side)
+    assert plans[0] == (EndMoves(),) and len(set(plans)) == len(plans)
+    together = 0
+    for plan in plans[1:]:
+        trial = g.copy()
+        for ch in plan:
+            trial.apply(side, ch)  # raises on an illegal move
+        assert len({ch.path[0] for ch in plan}) == 1 and len({ch.path[-1] for ch in plan}) == 1  # type: ignore[union-attr]
+        assert trial.state.command is not None and trial.state.command.mp == mp - 1  # one activation
+        together += sum(isinstance(ch, Move) for ch in plan) > 1
+    assert together > 0  # some plans move several blocks together
+
+
+def test_simulated_attacks_end_the_moves_legally() -> None:
+    for seed in (3, 4, 6):
+        s, _ = _session_at(StepKind.COMMAND, seed)
+        side = s.step().awaiting[0]
+        g = s.game.copy()
+        attack_moves(g, side, Rng(seed))
+        c = g.state.command
+        assert c is None or c.side is not side or c.stage is not CommandStage.MOVES
+        assert violations(g) == [] and g.problems() == []
+
+
+def test_the_evaluation_is_zero_sum_and_values_blocks_and_cities() -> None:
+    g, _ = _played(5, 300)
+    assert abs(evaluate(g, C) + evaluate(g, P)) < 1e-9
+    weaker = g.copy()
+    bid = next(b for b in weaker.on_map(C) if weaker.state.blocks[b].strength > 1)
+    weaker.state.blocks[bid].strength -= 1
+    assert evaluate(weaker, C) < evaluate(g, C)
 
 
 # ---- win rates ----------------------------------------------------------------------------------------

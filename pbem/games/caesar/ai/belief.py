@@ -202,10 +202,15 @@ class SampleError(RuntimeError):
 
 
 class Belief:
-    """Complete positions consistent with one :class:`Observation`, drawn at random."""
+    """Complete positions consistent with one :class:`Observation`, drawn at random.
 
-    def __init__(self, obs: Observation, board: Board | None = None) -> None:
+    ``full``: the chance that a hidden enemy block on the map is drawn at its full strength
+    rather than at a uniformly random one of its strengths (every block starts the game at full
+    strength and most stay near it; the battle odds keep the uniform draw, 0)."""
+
+    def __init__(self, obs: Observation, board: Board | None = None, *, full: float = 0.0) -> None:
         self.obs = obs
+        self.full = full
         self.side = obs.side
         self.board = board or default_board()
         self.base = obs.data()
@@ -285,7 +290,9 @@ class Belief:
         for ph, bid in names.items():
             info = self.board.blocks[bid]
             strengths = info.strengths()
-            blocks[bid] = {"side": enemy.value, "loc": slot_loc[ph], "strength": rng.choice(strengths), "status": "map"}
+            at_full = self.full > 0 and rng.below(1 << 20) < self.full * (1 << 20)
+            strength = strengths[0] if at_full else rng.choice(strengths)  # strengths(): highest first
+            blocks[bid] = {"side": enemy.value, "loc": slot_loc[ph], "strength": strength, "status": "map"}
         off = [bid for bid in self.ids if bid not in names.values()]
         rng.shuffle(off)
         for i, bid in enumerate(off):

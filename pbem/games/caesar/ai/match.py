@@ -43,6 +43,7 @@ class GameRecord:
     winner: Side | None
     reason: str
     steps: int
+    vp: dict[Side, int] = field(default_factory=dict)  # each side's VP at the end
 
 
 def play_match(players: dict[Side, Player], seed: int, options: Options | None = None, *, max_steps: int = 2000) -> GameRecord:
@@ -66,7 +67,7 @@ def play_match(players: dict[Side, Player], seed: int, options: Options | None =
     r = session.game.state.result
     if r is None:
         raise RuntimeError(f"game with seed {seed} did not end in {max_steps} steps")
-    return GameRecord(seed, r.winner, r.reason, session.step_no - 1)
+    return GameRecord(seed, r.winner, r.reason, session.step_no - 1, dict(r.vp))
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -84,10 +85,22 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 class Tally:
     games: int = 0
     wins: dict[str, int] = field(default_factory=lambda: {"Caesar": 0, "Pompey": 0, "draw": 0})
+    margins: list[int] = field(default_factory=list)  # Caesar's VP minus Pompey's, per game
 
     def add(self, rec: GameRecord) -> None:
         self.games += 1
         self.wins[rec.winner.value if rec.winner else "draw"] += 1
+        if rec.vp:
+            self.margins.append(rec.vp.get(Side.CAESAR, 0) - rec.vp.get(Side.POMPEY, 0))
+
+    def margin(self) -> tuple[float, float] | None:
+        """The mean final VP margin (Caesar minus Pompey) and its 95% half-width (normal approximation)."""
+        n = len(self.margins)
+        if n < 2:
+            return None
+        mean = sum(self.margins) / n
+        var = sum((m - mean) ** 2 for m in self.margins) / (n - 1)
+        return mean, 1.96 * math.sqrt(var / n)
 
     def lines(self, names: dict[Side, str]) -> list[str]:
         out = []

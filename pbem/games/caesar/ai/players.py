@@ -8,23 +8,26 @@ observation, never on the real game, so the answer cannot depend on anything the
 side has not seen. Random choices come from the player's own generator.
 
 The bot (:class:`Bot`) decides its step one engine decision at a time (a card, a
-move, a levy, a battle answer). For each decision it keeps a short list of
-candidates (all legal choices, or for moves the best few by the greedy score plus
-"end the moves") and runs single-level information-set Monte Carlo search over
-them in rounds: each round draws a fresh complete position from the belief (so
-hidden blocks, the enemy's hand and future dice vary between rounds), replays the
-bot's earlier choices of this step, and tries every candidate still in on that same
-position with the same simulation dice (common random numbers: the difference
-between two candidates is not luck). After the candidate, play goes on at random
-(except that blocks in battle fire, and after a move nobody moves again this turn)
-until the game turn's battles are over, and the
-result is scored (a finished game counts as a win, loss or draw; otherwise a
-heuristic from victory points, strength on the map and who is stronger in each
-contested city). Every second round the worse half of the candidates is dropped
-(successive halving). The one-ply (greedy) choice stays in to the end and is played
-unless another candidate's mean score beats it by ``margin``: the search must show a
-clear gain to overrule it, so thin budgets fall back on a sound choice. Search stops at an iteration budget, or when an
-injected clock passes its deadline, whichever comes first.
+group move, a levy, a battle answer). For each decision it keeps a short list of
+candidates, the best few by its one-ply score (:func:`evaluate` right after the
+choice): for moves these are group moves (:func:`move_plans`: the blocks of one
+location that can reach one place, strongest first, so force is concentrated and
+one Move Point is one decision) plus "end the moves". It runs single-level
+information-set Monte Carlo search over them in rounds: each round draws a fresh
+complete position from the belief (hidden blocks, leaning to full strength as they
+start the game; the enemy's hand; future dice), replays the bot's earlier choices of
+this step, and tries every candidate still in on that same position with the same
+simulation dice (common random numbers: the difference between two candidates is
+not luck). After the candidate, play goes on until the game turn's battles are
+over: commands by :func:`attack_moves` (a group takes a VP city it can beat, as
+both players would), levies and other decisions at random, blocks in battle fire;
+after a move or a levy the bot's own side makes no more this turn (the next one is
+the next decision's business). The result is scored: a finished game as a win,
+loss or draw; otherwise a logistic of :func:`evaluate` (VP, strength on the map,
+battles to come, and who presses each VP city) centred on the score where the
+decision was taken. Every second round the worse half of the candidates is dropped
+(successive halving). The best mean is played. Search stops at an iteration budget,
+or when an injected clock passes its deadline, whichever comes first.
 
 Battle plans and winter orders are left to the published defaults (every block
 fires; surplus blocks are the weakest), which the adjudicator applies anyway.
@@ -43,7 +46,7 @@ from pbem.core.rng import Rng
 from pbem.errors import PbemError
 from pbem.games.caesar.ai.belief import Belief, Observation
 from pbem.games.caesar.orders.translate import order_for
-from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.board import Board, Side
 from pbem.games.caesar.rules.choices import (
     Action,
     BattleAction,
@@ -53,10 +56,13 @@ from pbem.games.caesar.rules.choices import (
     EndLevies,
     EndMoves,
     MainAttack,
+    Move,
+    SeaMove,
 )
 from pbem.games.caesar.rules.game import Game
+from pbem.games.caesar.rules.movement import block_paths, movable_blocks, sea_paths
 from pbem.games.caesar.rules.playout import random_choice
-from pbem.games.caesar.rules.state import BlockStatus, Phase
+from pbem.games.caesar.rules.state import BlockStatus, CommandStage, Control, Phase
 from pbem.games.caesar.steps.stepdefs import StepKind
 
 #: Seconds per step at ``--strength 1`` (the issue's default on the reference machine).
@@ -127,6 +133,84 @@ def heuristic(g: Game, side: Side) -> float:
     return 1.0 / (1.0 + math.exp(-score / 2.5))
 
 
+#: What one strength point on the map is worth in the bot's evaluation, in victory points
+#: (a Navis's half of that: it takes no city).
+STEP_VALUE = 0.3
+#: The guessed strength of an enemy block whose strength the side has not seen.
+GUESS_STRENGTH = 2.5
+
+
+def evaluate(g: Game, side: Side, *, blind: bool = False, pressure: float | None = None) -> float:
+    """The bot's score of ``g`` for ``side``, in victory points: the VP difference, plus
+    :data:`STEP_VALUE` per strength point more on the map than the enemy (blocks win the
+    cities of later turns, and a lost battle costs them), plus, for each contested city
+    still to be fought over, its VP times how clearly one side is stronger there.
+    ``blind``: the enemy's strength in a contested city is guessed from his block count (the
+    working position's enemy strengths are one sample's, not knowledge)."""
+    st = g.state
+    board = g.board
+    enemy = side.enemy
+    vp = g.vp(side) - g.vp(enemy)
+    # the strength of each side at each place (the enemy's guessed from his block count when blind)
+    force: dict[str, list[float]] = {}
+    material = 0.0
+    for bid, b in st.blocks.items():
+        if b.status is not BlockStatus.MAP or b.loc is None:
+            continue
+        mine = b.side is side
+        material += (b.strength if mine else -b.strength) * (0.5 if board.blocks[bid].is_navis else 1.0)
+        here = force.get(b.loc)
+        if here is None:
+            here = force[b.loc] = [0.0, 0.0]
+        here[0 if mine else 1] += b.strength if mine or not blind else GUESS_STRENGTH
+    score = float(vp) + STEP_VALUE * material
+    for loc, (mine_here, theirs_here) in force.items():
+        if mine_here and theirs_here:  # contested: a battle to come
+            v = board.spaces[loc].vp
+            if v:
+                score += v * math.tanh((mine_here - theirs_here) / 3.0)
+    pressure = PRESSURE if pressure is None else pressure
+    if pressure:
+        # who could take or hold each city next: the strength in it and one road from it
+        none = (0.0, 0.0)
+        for loc, near, v in _vp_cities(board):
+            f = force.get(loc, none)
+            diff = f[0] - f[1]
+            for n in near:
+                f = force.get(n, none)
+                diff += f[0] - f[1]
+            if diff:
+                score += pressure * v * math.tanh(diff / 4.0)
+    return score
+
+
+#: The weight of the pressure term of :func:`evaluate` (per VP of a city).
+PRESSURE = 0.25
+_VP_CITIES: dict[int, tuple[Board, list[tuple[str, tuple[str, ...], int]]]] = {}
+
+
+def _vp_cities(board: Board) -> list[tuple[str, tuple[str, ...], int]]:
+    """The cities worth victory points, the places one road away from each, and its VP."""
+    got = _VP_CITIES.get(id(board))
+    if got is None or got[0] is not board:
+        got = _VP_CITIES[id(board)] = (board, [
+            (name, tuple(sorted(e.other(name) for e in board.roads.get(name, ()))), sp.vp)
+            for name, sp in sorted(board.spaces.items()) if sp.vp
+        ])
+    return got[1]
+
+
+def outcome(g: Game, side: Side, base: float, scale: float = 2.0, pressure: float | None = None) -> float:
+    """A simulation's result for ``side`` in [0, 1]: a finished game as win 1, draw 0.5, loss 0;
+    otherwise a logistic of :func:`evaluate` centred on ``base`` (the score where the decision
+    was taken), so gains and losses from here weigh alike whether the side is ahead or behind."""
+    st = g.state
+    if st.phase is Phase.OVER and st.result is not None:
+        w = st.result.winner
+        return 0.5 if w is None else (1.0 if w is side else 0.0)
+    return 1.0 / (1.0 + math.exp(-(evaluate(g, side, pressure=pressure) - base) / scale))
+
+
 def playout_choice(g: Game, d: Decision, rng: Rng) -> Choice:
     """The fast policy of the simulations: random, except that blocks in battle fire when they can
     (a random retreat or pass throws battles away and makes every attack look bad)."""
@@ -137,11 +221,61 @@ def playout_choice(g: Game, d: Decision, rng: Rng) -> Choice:
     return random_choice(g, d, rng)
 
 
-def rollout(g: Game, side: Side, rng: Rng, horizon: int, *, still: bool = False) -> float:
+def attack_moves(g: Game, side: Side, rng: Rng) -> None:
+    """The simulations' command policy (both sides): while Move Points last, move the whole group
+    that can take a city worth VP, vacant or held by fewer blocks than the group could beat
+    (the enemy's strength guessed from his block count, as a player sees it), the best such
+    target first; then end the moves. Cheap: no copies, one path search per group."""
+    board = g.board
+    blocks = g.state.blocks
+    enemy = side.enemy
+    for _ in range(8):
+        c = g.state.command
+        if c is None or c.side is not side or c.stage is not CommandStage.MOVES or g.is_over():
+            return
+        groups: dict[str, list[str]] = {}
+        for bid in movable_blocks(g, side):
+            if not board.blocks[bid].is_navis:
+                loc = blocks[bid].loc
+                assert loc is not None
+                groups.setdefault(loc, []).append(bid)
+        best: tuple[float, str, str] | None = None
+        for loc in sorted(groups):
+            ids = sorted(groups[loc], key=lambda b: (-blocks[b].strength, b))
+            own = sum(blocks[b].strength for b in ids)
+            for path in block_paths(g, side, ids[0]):
+                dest = path[-1]
+                v = board.spaces[dest].vp
+                if not v or dest == loc:
+                    continue
+                ctl = g.control(dest, side)
+                if ctl is Control.FRIENDLY:
+                    continue
+                edge = own - 1.3 * GUESS_STRENGTH * g.count(dest, enemy)
+                if edge <= 0:
+                    continue
+                value = v + 0.1 * edge + rng.below(100) / 1000
+                if best is None or value > best[0]:
+                    best = (value, loc, dest)
+        if best is None or rng.below(6) == 0:
+            break
+        _, loc, dest = best
+        for bid in sorted(groups[loc], key=lambda b: (-blocks[b].strength, b)):
+            paths = [p for p in block_paths(g, side, bid) if p[-1] == dest]
+            if paths:
+                g.apply(side, Move(bid, min(paths, key=lambda p: (len(p), p))))
+    c = g.state.command
+    if c is not None and c.side is side and c.stage is CommandStage.MOVES and not g.is_over():
+        g.apply(side, EndMoves())
+
+
+def rollout(g: Game, side: Side, rng: Rng, horizon: int, *, still: bool = False,
+            score: Callable[[Game], float] | None = None, policy: bool = False) -> float:
     """Play on with :func:`playout_choice` until this game turn's battles are over (at most
-    ``horizon`` decisions), then score the position for ``side``. ``still``: nobody moves
-    again this turn (a move is judged as "this move, then stop": the next one is the next
-    decision's business, and random moves after it would only add noise)."""
+    ``horizon`` decisions), then score the position for ``side`` (``score``, or :func:`heuristic`).
+    ``still``: ``side`` moves and levies no more this turn (a move is judged as "this move, then
+    stop": the next one is the next decision's business, and random moves after it would only add
+    noise). ``policy``: commands move by :func:`attack_moves`, not at random."""
     start = (g.state.year, g.state.turn)
     for _ in range(horizon):
         if g.is_over():
@@ -151,8 +285,18 @@ def rollout(g: Game, side: Side, rng: Rng, horizon: int, *, still: bool = False)
             break
         pend = g.pending()
         d = pend[0] if len(pend) == 1 else pend[rng.below(len(pend))]
-        g.apply(d.side, EndMoves() if still and d.kind is DecisionKind.MOVES else playout_choice(g, d, rng))
-    return heuristic(g, side)
+        ch: Choice
+        if policy and d.kind is DecisionKind.MOVES and not (still and d.side is side):
+            attack_moves(g, d.side, rng)
+            continue
+        if still and d.side is side and d.kind is DecisionKind.MOVES:
+            ch = EndMoves()
+        elif still and d.side is side and d.kind is DecisionKind.LEVIES:
+            ch = EndLevies()
+        else:
+            ch = playout_choice(g, d, rng)
+        g.apply(d.side, ch)
+    return score(g) if score is not None else heuristic(g, side)
 
 
 # ---- the step driver ----------------------------------------------------------------
@@ -188,16 +332,18 @@ def _replay(g: Game, side: Side, choices: Sequence[Choice], rng: Rng) -> None:
         g.apply(side, ch)
 
 
-Chooser = Callable[[Belief, Game, Decision, list[Choice], Rng], tuple[Choice, tuple[Weighed, ...], int]]
+#: (belief, working position, decision, the step's earlier choices, generator) -> (the choices to make
+#: now: one, or a group move's several; the alternatives weighed; simulations run)
+Chooser = Callable[[Belief, Game, Decision, list[Choice], Rng], tuple[Sequence[Choice], tuple[Weighed, ...], int]]
 
 
-def _drive(obs: Observation, rng: Rng, choose: Chooser) -> Answer:
+def _drive(obs: Observation, rng: Rng, choose: Chooser, *, full: float = 0.0) -> Answer:
     sess = obs.session_data()
     kind = StepKind(sess.get("step", StepKind.OVER.value))
     side = obs.side
     if kind in (StepKind.BATTLES, StepKind.WINTER, StepKind.OVER):
         return Answer("pass\n")
-    belief = Belief(obs)
+    belief = Belief(obs, full=full)
     work = belief.sample(rng)  # the bot's own pieces and cards are exact in every sample
     if kind is StepKind.DEPLOYMENT:
         from pbem.games.caesar.orders.language import block_display
@@ -218,15 +364,16 @@ def _drive(obs: Observation, rng: Rng, choose: Chooser) -> Answer:
         d = own
         if kind is StepKind.YEAR_START and d.kind not in (DecisionKind.DISCARD, DecisionKind.PLAY):
             break
-        ch, weighed, n = choose(belief, work, d, prefix, rng)
+        plan, weighed, n = choose(belief, work, d, prefix, rng)
         total += n
-        order = order_for(work, side, ch)
         if weighed:
             considered.append((d.kind.value, weighed))
-        work.apply(side, ch)
-        prefix.append(ch)
-        if order is not None:
-            lines.append(str(order))
+        for ch in plan:
+            order = order_for(work, side, ch)
+            work.apply(side, ch)
+            prefix.append(ch)
+            if order is not None:
+                lines.append(str(order))
         if kind in (StepKind.CARD, StepKind.BATTLE):
             break
         if kind is StepKind.YEAR_START and d.kind is DecisionKind.PLAY:
@@ -248,6 +395,63 @@ def candidates(g: Game, d: Decision, rng: Rng, cap: int) -> list[Choice]:
     return ends + rest[: cap - len(ends)]
 
 
+Plan = tuple[Choice, ...]
+
+
+def _group_to(g: Game, side: Side, blocks: Sequence[str], dest: str) -> Plan:
+    """Move as many of ``blocks`` (in that order) to ``dest`` as the rules let, each by its shortest
+    legal path, on a copy of ``g``; the moves made."""
+    trial = g.copy()
+    out: list[Choice] = []
+    for bid in blocks:
+        paths = [p for p in block_paths(trial, side, bid) if p[-1] == dest]
+        if not paths:
+            continue
+        mv = Move(bid, min(paths, key=lambda p: (len(p), p)))
+        trial.apply(side, mv)
+        out.append(mv)
+    return tuple(out)
+
+
+def move_plans(g: Game, side: Side) -> list[Plan]:
+    """Candidate group moves for ``side``'s next activation: for each location it may activate and each
+    place its blocks can reach, the whole group that can go there (strongest first), and when some
+    would stay, the group without its weakest block; a Navis moves alone; every amphibious move
+    alone; and "end the moves". Distinct plans only."""
+    board = g.board
+    blocks = g.state.blocks
+    by_loc: dict[str, list[str]] = {}
+    for bid in movable_blocks(g, side):
+        loc = blocks[bid].loc
+        assert loc is not None
+        by_loc.setdefault(loc, []).append(bid)
+    plans: list[Plan] = [(EndMoves(),)]
+    seen: set[Plan] = set(plans)
+
+    def add(plan: Plan) -> None:
+        if plan and plan not in seen:
+            seen.add(plan)
+            plans.append(plan)
+
+    for loc in sorted(by_loc):
+        here = by_loc[loc]
+        land = sorted((b for b in here if not board.blocks[b].is_navis), key=lambda b: (-blocks[b].strength, b))
+        for bid in here:
+            if board.blocks[bid].is_navis:
+                for path in block_paths(g, side, bid):
+                    add((Move(bid, path),))
+        dests = sorted({p[-1] for b in land for p in block_paths(g, side, b)})
+        for dest in dests:
+            whole = _group_to(g, side, land, dest)
+            add(whole)
+            if len(whole) > 1:
+                add(whole[:-1])
+        for bid in land:
+            for path in sea_paths(g, side, bid):
+                add((SeaMove(bid, path),))
+    return plans
+
+
 def _one_ply(g: Game, side: Side, ch: Choice) -> float:
     trial = g.copy()
     trial.apply(side, ch)
@@ -264,8 +468,8 @@ class RandomPlayer:
     name: str = "random"
 
     def answer(self, obs: Observation, rng: Rng) -> Answer:
-        def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Choice, tuple[Weighed, ...], int]:
-            return random_choice(g, d, r), (), 0
+        def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Sequence[Choice], tuple[Weighed, ...], int]:
+            return (random_choice(g, d, r),), (), 0
 
         return _drive(obs, rng, choose)
 
@@ -278,11 +482,11 @@ class GreedyPlayer:
     cap: int = 48
 
     def answer(self, obs: Observation, rng: Rng) -> Answer:
-        def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Choice, tuple[Weighed, ...], int]:
+        def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Sequence[Choice], tuple[Weighed, ...], int]:
             opts = candidates(g, d, r, self.cap)
             scored = [(_one_ply(g, d.side, ch), i, ch) for i, ch in enumerate(opts)]
             best = max(scored, key=lambda t: (t[0], -t[1]))
-            return best[2], (), len(opts)
+            return (best[2],), (), len(opts)
 
         return _drive(obs, rng, choose)
 
@@ -293,8 +497,11 @@ class Bot:
 
     budget: Budget = field(default_factory=Budget)
     name: str = "bot"
-    width: int = 8  # candidates kept per decision (moves: the best by the greedy score)
-    margin: float = 0.02  # how much better (mean score) than the one-ply choice a candidate must do
+    width: int = 8  # candidates kept per decision (the best by the one-ply score)
+    margin: float = 0.0  # how much better (mean score) than the one-ply choice a candidate must do
+    full: float = 0.6  # the belief's chance that a hidden enemy block is at full strength
+    pressure: float = PRESSURE  # the weight of the evaluation's pressure term
+    policy: bool = True  # the simulations' commands attack by :func:`attack_moves` (False: random moves)
 
     def answer(self, obs: Observation, rng: Rng) -> Answer:
         b = self.budget
@@ -306,23 +513,31 @@ class Bot:
 
         spent = [0]
 
-        def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Choice, tuple[Weighed, ...], int]:
+        def choose(belief: Belief, g: Game, d: Decision, prefix: list[Choice], r: Rng) -> tuple[Sequence[Choice], tuple[Weighed, ...], int]:
             side = d.side
-            opts = candidates(g, d, r, 48)
-            prior = {i: _one_ply(g, side, ch) for i, ch in enumerate(opts)}
-            ranked = sorted(((prior[i], i, ch) for i, ch in enumerate(opts)), key=lambda t: (-t[0], t[1]))
-            if len(opts) > self.width:
-                keep: list[Choice] = [ch for _, _, ch in ranked[: self.width - 1]]
-                ends: list[Choice] = [o for o in opts if isinstance(o, (EndMoves, EndLevies)) and o not in keep]
-                opts = keep + (ends[:1] if ends else [ranked[self.width - 1][2]])
-            first = {id(ch): p for p, _, ch in ranked}
-            bias = [first[id(ch)] for ch in opts]  # the one-ply score
-            greedy = max(range(len(opts)), key=lambda k: (bias[k], -k))
+            base = evaluate(g, side, blind=True, pressure=self.pressure)
+            opts: list[Plan]
+            if d.kind is DecisionKind.MOVES:
+                opts = move_plans(g, side)
+            else:
+                opts = [(ch,) for ch in candidates(g, d, r, 48)]
             if len(opts) == 1:
                 return opts[0], (), 0
+            prior = [_plan_score(g, side, plan, self.pressure) for plan in opts]
+            order = sorted(range(len(opts)), key=lambda k: (-prior[k], k))
+            if len(opts) > self.width:
+                keep = order[: self.width - 1]
+                if 0 not in keep and d.kind is DecisionKind.MOVES:
+                    keep.append(0)  # "end the moves" is always weighed
+                else:
+                    keep.append(order[self.width - 1])
+                order = keep
+            opts = [opts[k] for k in order]
+            bias = [prior[k] for k in order]
+            greedy = max(range(len(opts)), key=lambda k: (bias[k], -k))
             # each decision gets a share of what is left of the step's budget (a command has several)
-            share = 3 if d.kind in (DecisionKind.MOVES, DecisionKind.LEVIES, DecisionKind.EVENT_TARGET) else (
-                2 if d.kind is DecisionKind.DISCARD else 1)
+            share = 3 if d.kind in (DecisionKind.MOVES, DecisionKind.EVENT_TARGET) else (
+                2 if d.kind in (DecisionKind.DISCARD, DecisionKind.LEVIES) else 1)
             cap = None if b.iterations is None else max(len(opts), (b.iterations - spent[0]) // share)
             deadline = None
             if b.clock is not None and b.seconds is not None:
@@ -331,6 +546,11 @@ class Bot:
             total = [0.0] * len(opts)
             alive = list(range(len(opts)))
             n = rounds = 0
+            still = d.kind in (DecisionKind.MOVES, DecisionKind.LEVIES)
+
+            def score(x: Game) -> float:
+                return outcome(x, side, base, pressure=self.pressure)
+
             while True:
                 if cap is not None and n + len(alive) > cap and rounds > 0:
                     break
@@ -342,27 +562,55 @@ class Bot:
                 seed = r.next64()
                 for i in alive:
                     trial = det.copy()
-                    trial.apply(side, opts[i])
-                    total[i] += rollout(trial, side, Rng(seed), b.horizon, still=d.kind is DecisionKind.MOVES)
+                    try:
+                        for ch in opts[i]:
+                            trial.apply(side, ch)
+                    except PbemError:  # a group move this sample does not allow (it cannot differ: defensive)
+                        continue
+                    total[i] += rollout(trial, side, Rng(seed), b.horizon, still=still, score=score, policy=self.policy)
                     visits[i] += 1
                     n += 1
                 rounds += 1
                 if rounds % 2 == 0 and len(alive) > 2:  # successive halving: spend on the close ones
-                    alive.sort(key=lambda k: (-(total[k] / visits[k]), k))
+                    alive.sort(key=lambda k: (-_mean(total, visits, k), k))
                     alive = sorted(set(alive[: max(2, (len(alive) + 1) // 2)]) | {greedy})
             spent[0] += n
-            best = max(alive, key=lambda k: (total[k] / visits[k], -k))
-            if total[best] / visits[best] - total[greedy] / visits[greedy] < self.margin:
+            best = max(alive, key=lambda k: (_mean(total, visits, k), -k))
+            if _mean(total, visits, best) - _mean(total, visits, greedy) < self.margin:
                 best = greedy  # the search must show a clear gain to overrule the one-ply choice
             weighed = tuple(
                 sorted(
-                    (Weighed(_say(g, side, opts[k]), visits[k], total[k] / max(1, visits[k]), k == greedy) for k in range(len(opts))),
+                    (Weighed(_say_plan(g, side, opts[k]), visits[k], _mean(total, visits, k), k == greedy)
+                     for k in range(len(opts))),
                     key=lambda w: (-w.visits, -w.value, w.order),
                 )
             )
             return opts[best], weighed, n
 
-        return _drive(obs, rng, choose)
+        return _drive(obs, rng, choose, full=self.full)
+
+
+def _mean(total: list[float], visits: list[int], k: int) -> float:
+    return total[k] / visits[k] if visits[k] else 0.0
+
+
+def _plan_score(g: Game, side: Side, plan: Plan, pressure: float) -> float:
+    """The bot's one-ply score of a plan: :func:`evaluate` right after it, enemy strengths guessed."""
+    trial = g.copy()
+    for ch in plan:
+        trial.apply(side, ch)
+    return evaluate(trial, side, blind=True, pressure=pressure)
+
+
+def _say_plan(g: Game, side: Side, plan: Plan) -> str:
+    if len(plan) == 1:
+        return _say(g, side, plan[0])
+    trial = g.copy()
+    out = []
+    for ch in plan:
+        out.append(_say(trial, side, ch))
+        trial.apply(side, ch)
+    return "; ".join(out)
 
 
 def _position_for(belief: Belief, g: Game, d: Decision, prefix: list[Choice], rng: Rng) -> Game:
