@@ -59,7 +59,10 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.dialects import registry
+from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.util import LRUCache
 from sqlmodel import Session as DbSession
 from sqlmodel import SQLModel, create_engine, select
 
@@ -1408,8 +1411,29 @@ def _event_from(seq: int, kind: str, audience: str, text: str, data: str) -> Eve
                          "`pbem verify` shows what differs; restore the file from a backup") from None
 
 
+class _GameFileDialect(SQLiteDialect_pysqlite):
+    """SQLite through the standard library, as ``sqlite://`` gives, with one difference: every
+    game file's engine compares equal, so the statements compiled for one game file serve every
+    other one opened in the process (:data:`_COMPILED`). SQLAlchemy keys its cache of compiled
+    statements by the dialect object, and each engine has its own: without this, a run of
+    ``pbem inbox`` recompiled each query and insert for each game it opened."""
+
+    supports_statement_cache = True
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _GameFileDialect
+
+    def __hash__(self) -> int:
+        return hash(_GameFileDialect)
+
+
+registry.register("sqlite.pbem_game", __name__, "_GameFileDialect")
+_COMPILED: Any = LRUCache(1000)  # shared by every game file's engine (see _GameFileDialect)
+
+
 def _engine(path: Path, store: Any) -> Any:
-    engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
+    engine = create_engine(f"sqlite+pbem_game:///{path}", connect_args={"timeout": BUSY_TIMEOUT_SECONDS},
+                           execution_options={"compiled_cache": _COMPILED})
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:
