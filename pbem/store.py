@@ -305,6 +305,7 @@ class Store:
         self._immediate = False
         self._log: list[Event] = []  # the parsed event log, events 1..n (see _log_upto)
         self._log_hashes: list[str] = []  # the hash chain after each of them
+        self._asked: dict[str, tuple[tuple[str, ...], bool]] = {}  # a snapshot's hash -> its step's (awaiting, over)
         self.engine = _engine(self.path, self)
         self._migrate()
         with self._read() as db:
@@ -813,10 +814,12 @@ class Store:
     ) -> None:
         text = canonical_json(adj.to_json())
         step = adj.step()
+        digest = sha256_text(text)
+        self._asked[digest] = (tuple(step.awaiting), step.over)
         deadline = None
         if game.deadline_seconds and not step.over:
             deadline = format_time(now + timedelta(seconds=game.deadline_seconds))
-        db.add(SnapshotRecord(step=step.number, session=text, hash=sha256_text(text), last_event=last_event,
+        db.add(SnapshotRecord(step=step.number, session=text, hash=digest, last_event=last_event,
                               cause=cause.value, submission_id=sid, after_submission=after, deadline=deadline,
                               created=format_time(now)))
         players = db.exec(select(PlayerRecord)).all()
@@ -874,11 +877,17 @@ class Store:
 
     def _asks(self, db: DbSession, step: int) -> tuple[tuple[str, ...], bool]:
         """The sides step ``step`` waited for when it opened, and whether the game was over then."""
-        snap = db.get(SnapshotRecord, step)
-        if snap is None:
+        conn = db.connection()
+        found = conn.exec_driver_sql("SELECT hash FROM snapshot WHERE step = ?", (step,)).first()
+        if found is None:
             return (), False
-        info = self.system.load(json.loads(snap.session)).step()
-        return info.awaiting, info.over
+        known = self._asked.get(found[0])  # keyed by the state's hash: a rolled-back snapshot cannot mislead
+        if known is not None:
+            return known
+        session = conn.exec_driver_sql("SELECT session FROM snapshot WHERE step = ?", (step,)).scalar_one()
+        info = self.system.load(json.loads(session)).step()
+        self._asked[found[0]] = (tuple(info.awaiting), info.over)
+        return self._asked[found[0]]
 
     def asks(self, steps: Sequence[int]) -> dict[int, tuple[tuple[str, ...], bool]]:
         with self._read() as db:
@@ -909,25 +918,36 @@ class Store:
                 return 0
             log, chain = self._log_upto(db, max(row.upto_event for row in rows))
             header = ""
-            for row in rows:
-                snap = db.get(SnapshotRecord, row.step)
-                if snap is None:
+            # The steps of every report each (recipient, format) has from the first step rendered here on,
+            # and his last one before it: a report's "before" is his latest report step below its own.
+            first = min(row.step for row in rows)
+            conn = db.connection()
+            report_steps: dict[tuple[str, str], list[int]] = {}
+            for recipient, fmt, step_no in [
+                *conn.exec_driver_sql("SELECT recipient, format, MAX(step) FROM outbox WHERE kind = 'report' "
+                                      "AND step < ? GROUP BY recipient, format", (first,)),
+                *conn.exec_driver_sql("SELECT DISTINCT recipient, format, step FROM outbox WHERE kind = 'report' "
+                                      "AND step >= ?", (first,))]:
+                report_steps.setdefault((recipient, fmt), []).append(step_no)
+            befores = [max((s for s in report_steps.get((row.recipient, row.format), ()) if s < row.step),
+                           default=None) for row in rows]
+            wanted = {row.step for row in rows} | {b for b in befores if b is not None}
+            snaps = {step_no: (session, deadline) for step_no, session, deadline in conn.exec_driver_sql(
+                f"SELECT step, session, deadline FROM snapshot WHERE step IN ({', '.join('?' * len(wanted))})",
+                tuple(wanted))}
+            for row, before in zip(rows, befores, strict=True):
+                if row.step not in snaps:
                     raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
                                      "no snapshot; `pbem verify` shows what differs; restore the file from a backup")
+                session, deadline = snaps[row.step]
                 if row.upto_event:
                     at = chain[row.upto_event - 1]
                 else:  # the chain before the first event: the set-up's hash
                     header = header or db.exec(select(GameRecord)).one().header_hash
                     at = header
-                before = db.exec(
-                    select(OutboxRecord.step)
-                    .where(OutboxRecord.recipient == row.recipient, OutboxRecord.format == row.format,
-                           OutboxRecord.kind == "report", OutboxRecord.step < row.step)
-                    .order_by(OutboxRecord.step.desc())  # type: ignore[attr-defined]
-                ).first()
-                prev = db.get(SnapshotRecord, before) if before is not None else None
-                row.body = render_report(self.system, snap.session, log, row, snap.deadline, at,
-                                         prev.session if prev is not None else None)
+                prev = snaps.get(before) if before is not None else None
+                row.body = render_report(self.system, session, log, row, deadline, at,
+                                         prev[0] if prev is not None else None)
                 row.renderer = renderer_of(self.system)
                 db.add(row)
                 done += 1
