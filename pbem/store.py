@@ -56,7 +56,7 @@ from datetime import UTC, datetime, timedelta
 from email.headerregistry import HeaderRegistry
 from email.utils import parseaddr
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event
 from sqlalchemy.dialects import registry
@@ -66,8 +66,7 @@ from sqlalchemy.util import LRUCache
 from sqlmodel import Session as DbSession
 from sqlmodel import SQLModel, create_engine, select
 
-from pbem import audit, bodies, moderator
-from pbem.audit import VerifyReport
+from pbem import bodies, moderator
 from pbem.bodies import DamagedBodyError
 from pbem.core.events import MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem, Summary, option_values
@@ -127,6 +126,9 @@ from pbem.tables import (  # noqa: F401 - the table classes stay importable from
     SubmissionRecord,
 )
 
+if TYPE_CHECKING:
+    from pbem.audit import VerifyReport
+
 __all__ = [
     "GameSetup",
     "Home",
@@ -141,6 +143,16 @@ __all__ = [
     "VerifyReport",
     "parse_duration",
 ]
+
+
+
+def __getattr__(name: str) -> Any:
+    if name == "VerifyReport":  # importable from here, as before; pbem.audit is loaded when it is used
+        from pbem.audit import VerifyReport
+
+        return VerifyReport
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 FORMATS: tuple[str, ...] = ("text", "html")
 GENESIS = "0" * 64
@@ -1305,6 +1317,9 @@ class Store:
 
     def verify(self) -> VerifyReport:
         """Replay every submission from the start and compare everything stored."""
+        from pbem import audit  # only here: the other commands need none of it
+        from pbem.audit import VerifyReport
+
         with self._read() as db:
             game = db.exec(select(GameRecord)).one()
             players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
