@@ -844,22 +844,26 @@ class Store:
             "(SELECT MAX(step) FROM outbox WHERE kind = 'report' AND recipient = o.recipient AND format = o.format)")}
         languages = {p.side: p.language or "en" for p in players}
         folding = self._folding(db)
+        subject, created = report_subject(game.id, step.number, step.title), format_time(now)
+        rows = []
         for recipient in self.recipients:
             # A player who gets mail only for the steps that ask something of him (folding, the default):
             # the report of such a step tells what happened since his last report that asked something.
             fold = folding.get(recipient, False) and (step.over or step.awaits(recipient))
             last_mailed = self._last_asking_report(db, recipient, before=step.number) if fold else None
+            mailed: dict[str, int] = {}  # format -> the last event of the report that last asked him
+            if last_mailed is not None:
+                mailed = dict(db.connection().exec_driver_sql(
+                    "SELECT format, upto_event FROM outbox WHERE recipient = ? AND kind = 'report' AND step = ?",
+                    (recipient, last_mailed)).all())
             for fmt in FORMATS:
-                since = last.get((recipient, fmt))
-                if fold:
-                    since = db.exec(select(OutboxRecord.upto_event).where(
-                        OutboxRecord.recipient == recipient, OutboxRecord.format == fmt,
-                        OutboxRecord.kind == "report", OutboxRecord.step == last_mailed)).first() \
-                        if last_mailed is not None else 0
-                db.add(OutboxRecord(step=step.number, recipient=recipient, email=emails.get(recipient, ""),
-                                    format=fmt, subject=report_subject(game.id, step.number, step.title),
-                                    since_event=since or 0, upto_event=last_event, created=format_time(now),
-                                    language=languages.get(recipient, "en")))
+                since = mailed.get(fmt) if fold else last.get((recipient, fmt))
+                rows.append({"step": step.number, "kind": "report", "recipient": recipient,
+                             "email": emails.get(recipient, ""), "format": fmt, "subject": subject, "body": None,
+                             "since_event": since or 0, "upto_event": last_event, "created": created, "sent": None,
+                             "submission_id": None, "renderer": None, "language": languages.get(recipient, "en")})
+        # one INSERT for the step's reports (rendered later, by render_pending)
+        db.connection().execute(OutboxRecord.__table__.insert(), rows)  # type: ignore[attr-defined]
 
     # -- mail folding: one mail per step that asks something of a player
     def _folding(self, db: DbSession) -> dict[str, bool]:
@@ -907,10 +911,10 @@ class Store:
 
     def _last_asking_report(self, db: DbSession, recipient: str, before: int) -> int | None:
         """The latest step before ``before`` whose report asked something of ``recipient`` (None: none)."""
-        steps = db.exec(select(OutboxRecord.step).where(
-            OutboxRecord.recipient == recipient, OutboxRecord.kind == "report", OutboxRecord.step < before)
-            .distinct().order_by(OutboxRecord.step.desc())).all()  # type: ignore[attr-defined]
-        for s in steps:
+        steps = db.connection().exec_driver_sql(
+            "SELECT DISTINCT step FROM outbox WHERE recipient = ? AND kind = 'report' AND step < ? ORDER BY step DESC",
+            (recipient, before))
+        for (s,) in steps:
             awaiting, over = self._asks(db, s)
             if over or recipient in awaiting:
                 return s
