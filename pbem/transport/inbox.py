@@ -346,10 +346,14 @@ def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=min(jobs, len(batches)),
+        # The first game here, before the workers are forked: what a process builds once (the templates,
+        # the map's fixed layers, the compiled SQL statements) is then built once, not once per worker.
+        first, *rest = batches
+        outcome[first] = _receive_game(home.path, first, batches[first], home)
+        with ProcessPoolExecutor(max_workers=min(jobs, len(rest)),
                                  mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = {gid: pool.submit(_receive_game, home.path, gid, batch) for gid, batch in batches.items()}
-            outcome = {gid: f.result() for gid, f in futures.items()}
+            futures = {gid: pool.submit(_receive_game, home.path, gid, batches[gid]) for gid in rest}
+            outcome.update((gid, f.result()) for gid, f in futures.items())
     else:
         outcome = {gid: _receive_game(home.path, gid, batch, home) for gid, batch in batches.items()}
     for gid, items in by_game.items():
