@@ -26,6 +26,7 @@ is the messages themselves (:data:`LANGUAGES`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable
 from functools import cache
@@ -44,6 +45,7 @@ from jinja2 import (
     StrictUndefined,
     TemplateNotFound,
 )
+from jinja2.bccache import Bucket
 from markupsafe import Markup
 
 from pbem.core.game import ReportContext
@@ -88,9 +90,24 @@ def _bytecode_cache() -> BytecodeCache | None:
     # on the environment's options: the file names carry a digest of ours.
     tag = hashlib.sha256(repr(sorted(_OPTIONS.items())).encode()).hexdigest()[:12]
     try:
-        return FileSystemBytecodeCache(pattern=f"__pbem_{tag}_%s.cache")
+        return _QuietBytecodeCache(pattern=f"__pbem_{tag}_%s.cache")
     except (OSError, RuntimeError):
         return None
+
+
+class _QuietBytecodeCache(FileSystemBytecodeCache):
+    """A cache that can only save time: an entry that cannot be read is compiled again, and one that
+    cannot be written (a full or read-only temporary directory) is not kept; rendering goes on."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except OSError:
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
 
 
 #: The environment's options (with the ``_autoescape`` function): what the compiled templates depend on.
