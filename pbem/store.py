@@ -1118,20 +1118,24 @@ class Store:
             row = db.get(SubmissionRecord, sid)
             if row is None:
                 raise StoreError(f"game {self.game_id} has no submission #{sid}")
-            resolved = db.exec(select(SnapshotRecord).where(SnapshotRecord.submission_id == sid)).first()
-            snap = self._snapshot(db)
+            conn = db.connection()  # two plain queries: the open step's number, the state this one opened
+            found = conn.exec_driver_sql("SELECT session FROM snapshot WHERE submission_id = ? LIMIT 1", (sid,)).first()
+            resolved = found[0] if found is not None else None
+            open_step = conn.exec_driver_sql("SELECT MAX(step) FROM snapshot").scalar()
+            if open_step is None:
+                raise StoreError(f"{self.path} has no snapshot; the file is damaged")
             stands = None
-            if row.verdict == Verdict.REJECTED.value and row.errors and row.side and row.step == snap.step:
+            if row.verdict == Verdict.REJECTED.value and row.errors and row.side and row.step == open_step:
                 # orders checked and refused (so the sender is the player): his earlier orders still count
                 stands = db.exec(select(SubmissionRecord.id).where(
                     SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.side == row.side,
-                    SubmissionRecord.applied_step == snap.step, SubmissionRecord.id < sid)).first()  # type: ignore[operator]
+                    SubmissionRecord.applied_step == open_step, SubmissionRecord.id < sid)).first()  # type: ignore[operator]
             waiting: tuple[str, ...] = ()
-            if row.verdict == Verdict.ACCEPTED.value and resolved is None and snap.step == row.applied_step:
+            if row.verdict == Verdict.ACCEPTED.value and resolved is None and open_step == row.applied_step:
                 waiting = self._current(db)[0].step().missing  # the state is loaded only when it is needed
         next_step, next_title = None, ""
         if resolved is not None:  # the state its reports were just rendered from (decide keeps it loaded)
-            nxt = loaded_state(self.system, resolved.session).step()
+            nxt = loaded_state(self.system, resolved).step()
             next_step, next_title = nxt.number, nxt.title
         return Receipt(
             game=self.game_id,
