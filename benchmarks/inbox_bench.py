@@ -16,6 +16,11 @@ Prints:
   when it is installed).
 
 Every game has the same seed and keys, so one scratch game finds legal orders for all.
+
+The processes run as an installed pbem does: with their bytecode compiled (kept in a folder
+of the run, written by an untimed warm-up run of each command). Also printed: the time of
+``python -c "import pbem.store"``, what every command that opens a game file imports
+(SQLModel, SQLAlchemy, pydantic), the floor under ``pbem submit``.
 """
 
 from __future__ import annotations
@@ -49,17 +54,21 @@ PER_GAME = 4
 
 
 _CPU: list[float] = []  # the CPU time (user + system) of each _pbem process, children included, in order
+_ENV: dict[str, str] = {}  # the child processes' environment (see main)
 
 
-def _pbem(home: Path, *args: str) -> tuple[float, subprocess.CompletedProcess[bytes]]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def _python(*args: str) -> tuple[float, subprocess.CompletedProcess[bytes]]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pbem", "--home", str(home), *args], env=env, capture_output=True)
+    done = subprocess.run([sys.executable, *args], env=_ENV, capture_output=True)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     _CPU.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
     return wall, done
+
+
+def _pbem(home: Path, *args: str) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+    return _python("-m", "pbem", "--home", str(home), *args)
 
 
 def _orders(keys: dict[Side, object], scratch: Path) -> list[tuple[Side, int, str]]:
@@ -102,6 +111,12 @@ def main() -> int:
     players = tuple(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text) for s in Side)
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
+        # Measured as installed: pip compiles an installed package's bytecode, so no command compiles
+        # Python sources. Here the children keep their bytecode in a folder of this run (nothing is
+        # written into the checkout, even when PYTHONDONTWRITEBYTECODE is set), and a warm-up run of
+        # each command, not timed, writes it.
+        _ENV.update(os.environ, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=str(t / "pycache"))
+        _ENV.pop("PYTHONDONTWRITEBYTECODE", None)
         orders = _orders(keys, t / "scratch")
         resolving = sum(1 for i in range(PER_GAME) if i > 0)  # the first waits, every later one resolves
         home = t / "home"
@@ -120,6 +135,10 @@ def main() -> int:
                 box.add(_message(gid, side, step, sign_envelope(env, keys[side].private_pem).to_armor(), n))
                 n += 1
         box.close()
+        warm = t / "warm"  # the warm-up of `pbem inbox`: one game's messages, not timed
+        warm.mkdir()
+        shutil.copyfile(fresh / f"{ids[0]}.db", warm / f"{ids[0]}.db")
+        _pbem(warm, "inbox", "--mbox", str(t / "in.mbox"))
         if args.jobs:
             shutil.copytree(fresh, t / "parallel")
             wall, done = _pbem(t / "parallel", "inbox", "--mbox", str(t / "in.mbox"), "--jobs", str(args.jobs))
@@ -146,15 +165,25 @@ def main() -> int:
             files[name].write_bytes(sign_envelope(env, keys[side].private_pem).to_json().encode())
         times: dict[str, list[float]] = {"sealed": [], "resolving": []}
         cpus: dict[str, list[float]] = {"sealed": [], "resolving": []}
-        for run in range(args.runs):
+        for run in range(args.runs + 1):  # run 0 is the warm-up of `pbem submit`: not counted
             h = t / f"run{run}"
             h.mkdir()
             shutil.copyfile(fresh / f"{ids[0]}.db", h / f"{ids[0]}.db")
             for name in ("sealed", "resolving"):
                 wall, done = _pbem(h, "submit", str(files[name]))
                 assert done.returncode == 0, done.stderr.decode()
-                times[name].append(wall)
-                cpus[name].append(_CPU[-1])
+                if run:
+                    times[name].append(wall)
+                    cpus[name].append(_CPU[-1])
+        floor: list[float] = []
+        floor_cpu: list[float] = []
+        for _run in range(args.runs):
+            wall, _done = _python("-c", "import pbem.store")
+            floor.append(wall)
+            floor_cpu.append(_CPU[-1])
+        print(f"python -c 'import pbem.store' (SQLModel, SQLAlchemy, pydantic: every command that opens a game "
+              f"file): min {min(floor) * 1000:.0f} ms, median {statistics.median(floor) * 1000:.0f} ms wall; "
+              f"cpu min {min(floor_cpu) * 1000:.0f} ms, median {statistics.median(floor_cpu) * 1000:.0f} ms")
         for name, ts in times.items():
             print(f"pbem submit ({name}), whole process: min {min(ts) * 1000:.0f} ms, "
                   f"median {statistics.median(ts) * 1000:.0f} ms wall; cpu min {min(cpus[name]) * 1000:.0f} ms, "
@@ -165,9 +194,8 @@ def main() -> int:
             shutil.copyfile(fresh / f"{ids[0]}.db", h / f"{ids[0]}.db")
             _pbem(h, "submit", str(files["sealed"]))
             log = t / "strace.log"
-            env = dict(os.environ, PYTHONPATH=str(ROOT))
             subprocess.run(["strace", "-f", "-e", "trace=fsync,fdatasync", "-o", str(log), sys.executable, "-m",
-                            "pbem", "--home", str(h), "submit", str(files["resolving"])], env=env,
+                            "pbem", "--home", str(h), "submit", str(files["resolving"])], env=_ENV,
                            capture_output=True, check=True)
             calls = [ln for ln in log.read_text().splitlines() if re.search(r"\b(fsync|fdatasync)\(", ln)]
             print(f"pbem submit (resolving): {len(calls)} fsync/fdatasync calls in the whole process")

@@ -56,15 +56,17 @@ from datetime import UTC, datetime, timedelta
 from email.headerregistry import HeaderRegistry
 from email.utils import parseaddr
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event
+from sqlalchemy.dialects import registry
+from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.util import LRUCache
 from sqlmodel import Session as DbSession
 from sqlmodel import SQLModel, create_engine, select
 
-from pbem import audit, bodies, moderator
-from pbem.audit import VerifyReport
+from pbem import bodies, moderator
 from pbem.bodies import DamagedBodyError
 from pbem.control import OFFER_DRAW, OFFER_STEPS, standing_offers
 from pbem.core.events import MODERATOR, Event
@@ -127,6 +129,9 @@ from pbem.tables import (  # noqa: F401 - the table classes stay importable from
     SubmissionRecord,
 )
 
+if TYPE_CHECKING:
+    from pbem.audit import VerifyReport
+
 __all__ = [
     "GameSetup",
     "Home",
@@ -141,6 +146,16 @@ __all__ = [
     "VerifyReport",
     "parse_duration",
 ]
+
+
+
+def __getattr__(name: str) -> Any:
+    if name == "VerifyReport":  # importable from here, as before; pbem.audit is loaded when it is used
+        from pbem.audit import VerifyReport
+
+        return VerifyReport
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 FORMATS: tuple[str, ...] = ("text", "html")
 GENESIS = "0" * 64
@@ -307,6 +322,7 @@ class Store:
         self._immediate = False
         self._log: list[Event] = []  # the parsed event log, events 1..n (see _log_upto)
         self._log_hashes: list[str] = []  # the hash chain after each of them
+        self._asked: dict[str, tuple[tuple[str, ...], bool]] = {}  # a snapshot's hash -> its step's (awaiting, over)
         self.engine = _engine(self.path, self)
         self._migrate()
         with self._read() as db:
@@ -854,10 +870,12 @@ class Store:
     ) -> None:
         text = canonical_json(adj.to_json())
         step = adj.step()
+        digest = sha256_text(text)
+        self._asked[digest] = (tuple(step.awaiting), step.over)
         deadline = None
         if game.deadline_seconds and not step.over:
             deadline = format_time(now + timedelta(seconds=game.deadline_seconds))
-        db.add(SnapshotRecord(step=step.number, session=text, hash=sha256_text(text), last_event=last_event,
+        db.add(SnapshotRecord(step=step.number, session=text, hash=digest, last_event=last_event,
                               cause=cause.value, submission_id=sid, after_submission=after, deadline=deadline,
                               created=format_time(now)))
         players = db.exec(select(PlayerRecord)).all()
@@ -870,23 +888,28 @@ class Store:
             "(SELECT MAX(step) FROM outbox WHERE kind = 'report' AND recipient = o.recipient AND format = o.format)")}
         languages = {p.side: p.language or "en" for p in players}
         folding = self._folding(db)
+        created = format_time(now)
+        rows = []
         for recipient in self.recipients:
             # A player who gets mail only for the steps that ask something of him (folding, the default):
             # the report of such a step tells what happened since his last report that asked something.
             fold = folding.get(recipient, False) and (step.over or step.awaits(recipient))
             last_mailed = self._last_asking_report(db, recipient, before=step.number) if fold else None
+            mailed: dict[str, int] = {}  # format -> the last event of the report that last asked him
+            if last_mailed is not None:
+                mailed = dict(db.connection().exec_driver_sql(
+                    "SELECT format, upto_event FROM outbox WHERE recipient = ? AND kind = 'report' AND step = ?",
+                    (recipient, last_mailed)).all())
             for fmt in FORMATS:
-                since = last.get((recipient, fmt))
-                if fold:
-                    since = db.exec(select(OutboxRecord.upto_event).where(
-                        OutboxRecord.recipient == recipient, OutboxRecord.format == fmt,
-                        OutboxRecord.kind == "report", OutboxRecord.step == last_mailed)).first() \
-                        if last_mailed is not None else 0
-                db.add(OutboxRecord(step=step.number, recipient=recipient, email=emails.get(recipient, ""),
-                                    format=fmt, subject=report_subject(game.id, step.number, step.title,
-                                                           languages.get(recipient, "en")),
-                                    since_event=since or 0, upto_event=last_event, created=format_time(now),
-                                    language=languages.get(recipient, "en")))
+                since = mailed.get(fmt) if fold else last.get((recipient, fmt))
+                language = languages.get(recipient, "en")
+                rows.append({"step": step.number, "kind": "report", "recipient": recipient,
+                             "email": emails.get(recipient, ""), "format": fmt,
+                             "subject": report_subject(game.id, step.number, step.title, language), "body": None,
+                             "since_event": since or 0, "upto_event": last_event, "created": created, "sent": None,
+                             "submission_id": None, "renderer": None, "language": language})
+        # one INSERT for the step's reports (rendered later, by render_pending)
+        db.connection().execute(OutboxRecord.__table__.insert(), rows)  # type: ignore[attr-defined]
 
     # -- mail folding: one mail per step that asks something of a player
     def _folding(self, db: DbSession) -> dict[str, bool]:
@@ -921,11 +944,17 @@ class Store:
 
     def _asks(self, db: DbSession, step: int) -> tuple[tuple[str, ...], bool]:
         """The sides step ``step`` waited for when it opened, and whether the game was over then."""
-        snap = db.get(SnapshotRecord, step)
-        if snap is None:
+        conn = db.connection()
+        found = conn.exec_driver_sql("SELECT hash FROM snapshot WHERE step = ?", (step,)).first()
+        if found is None:
             return (), False
-        info = self.system.load(json.loads(snap.session)).step()
-        return info.awaiting, info.over
+        known = self._asked.get(found[0])  # keyed by the state's hash: a rolled-back snapshot cannot mislead
+        if known is not None:
+            return known
+        session = conn.exec_driver_sql("SELECT session FROM snapshot WHERE step = ?", (step,)).scalar_one()
+        info = self.system.load(json.loads(session)).step()
+        self._asked[found[0]] = (tuple(info.awaiting), info.over)
+        return self._asked[found[0]]
 
     def asks(self, steps: Sequence[int]) -> dict[int, tuple[tuple[str, ...], bool]]:
         with self._read() as db:
@@ -933,10 +962,10 @@ class Store:
 
     def _last_asking_report(self, db: DbSession, recipient: str, before: int) -> int | None:
         """The latest step before ``before`` whose report asked something of ``recipient`` (None: none)."""
-        steps = db.exec(select(OutboxRecord.step).where(
-            OutboxRecord.recipient == recipient, OutboxRecord.kind == "report", OutboxRecord.step < before)
-            .distinct().order_by(OutboxRecord.step.desc())).all()  # type: ignore[attr-defined]
-        for s in steps:
+        steps = db.connection().exec_driver_sql(
+            "SELECT DISTINCT step FROM outbox WHERE recipient = ? AND kind = 'report' AND step < ? ORDER BY step DESC",
+            (recipient, before))
+        for (s,) in steps:
             awaiting, over = self._asks(db, s)
             if over or recipient in awaiting:
                 return s
@@ -956,25 +985,36 @@ class Store:
                 return 0
             log, chain = self._log_upto(db, max(row.upto_event for row in rows))
             header = ""
-            for row in rows:
-                snap = db.get(SnapshotRecord, row.step)
-                if snap is None:
+            # The steps of every report each (recipient, format) has from the first step rendered here on,
+            # and his last one before it: a report's "before" is his latest report step below its own.
+            first = min(row.step for row in rows)
+            conn = db.connection()
+            report_steps: dict[tuple[str, str], list[int]] = {}
+            for recipient, fmt, step_no in [
+                *conn.exec_driver_sql("SELECT recipient, format, MAX(step) FROM outbox WHERE kind = 'report' "
+                                      "AND step < ? GROUP BY recipient, format", (first,)),
+                *conn.exec_driver_sql("SELECT DISTINCT recipient, format, step FROM outbox WHERE kind = 'report' "
+                                      "AND step >= ?", (first,))]:
+                report_steps.setdefault((recipient, fmt), []).append(step_no)
+            befores = [max((s for s in report_steps.get((row.recipient, row.format), ()) if s < row.step),
+                           default=None) for row in rows]
+            wanted = {row.step for row in rows} | {b for b in befores if b is not None}
+            snaps = {step_no: (session, deadline) for step_no, session, deadline in conn.exec_driver_sql(
+                f"SELECT step, session, deadline FROM snapshot WHERE step IN ({', '.join('?' * len(wanted))})",
+                tuple(wanted))}
+            for row, before in zip(rows, befores, strict=True):
+                if row.step not in snaps:
                     raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
                                      "no snapshot; `pbem verify` shows what differs; restore the file from a backup")
+                session, deadline = snaps[row.step]
                 if row.upto_event:
                     at = chain[row.upto_event - 1]
                 else:  # the chain before the first event: the set-up's hash
                     header = header or db.exec(select(GameRecord)).one().header_hash
                     at = header
-                before = db.exec(
-                    select(OutboxRecord.step)
-                    .where(OutboxRecord.recipient == row.recipient, OutboxRecord.format == row.format,
-                           OutboxRecord.kind == "report", OutboxRecord.step < row.step)
-                    .order_by(OutboxRecord.step.desc())  # type: ignore[attr-defined]
-                ).first()
-                prev = db.get(SnapshotRecord, before) if before is not None else None
-                row.body = render_report(self.system, snap.session, log, row, snap.deadline, at,
-                                         prev.session if prev is not None else None)
+                prev = snaps.get(before) if before is not None else None
+                row.body = render_report(self.system, session, log, row, deadline, at,
+                                         prev[0] if prev is not None else None)
                 row.renderer = renderer_of(self.system, row.language or "en")
                 db.add(row)
                 done += 1
@@ -1091,12 +1131,10 @@ class Store:
         return standing_offers(((side or "", orders or "", step or 0) for side, orders, step in rows), open_step)
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
-        rows = db.exec(
-            select(SubmissionRecord).where(
-                SubmissionRecord.verdict.in_([Verdict.ACCEPTED.value, Verdict.SUPERSEDED.value])  # type: ignore[attr-defined]
-            )
-        ).all()
-        return {r.digest: r.id for r in rows if r.digest and r.id is not None}
+        rows = db.connection().exec_driver_sql(  # two columns, not every submission's bytes
+            "SELECT digest, id FROM submission WHERE verdict IN (?, ?)",
+            (Verdict.ACCEPTED.value, Verdict.SUPERSEDED.value)).all()
+        return {digest: sid for digest, sid in rows if digest and sid is not None}
 
     def _log_upto(self, db: DbSession, upto: int) -> tuple[list[Event], list[str]]:
         """The parsed log, at least events 1 to ``upto``, and the hash chain after each (both indexed
@@ -1168,20 +1206,24 @@ class Store:
             row = db.get(SubmissionRecord, sid)
             if row is None:
                 raise StoreError(f"game {self.game_id} has no submission #{sid}")
-            resolved = db.exec(select(SnapshotRecord).where(SnapshotRecord.submission_id == sid)).first()
-            snap = self._snapshot(db)
+            conn = db.connection()  # two plain queries: the open step's number, the state this one opened
+            found = conn.exec_driver_sql("SELECT session FROM snapshot WHERE submission_id = ? LIMIT 1", (sid,)).first()
+            resolved = found[0] if found is not None else None
+            open_step = conn.exec_driver_sql("SELECT MAX(step) FROM snapshot").scalar()
+            if open_step is None:
+                raise StoreError(f"{self.path} has no snapshot; the file is damaged")
             stands = None
-            if row.verdict == Verdict.REJECTED.value and row.errors and row.side and row.step == snap.step:
+            if row.verdict == Verdict.REJECTED.value and row.errors and row.side and row.step == open_step:
                 # orders checked and refused (so the sender is the player): his earlier orders still count
                 stands = db.exec(select(SubmissionRecord.id).where(
                     SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.side == row.side,
-                    SubmissionRecord.applied_step == snap.step, SubmissionRecord.id < sid)).first()  # type: ignore[operator]
+                    SubmissionRecord.applied_step == open_step, SubmissionRecord.id < sid)).first()  # type: ignore[operator]
             waiting: tuple[str, ...] = ()
-            if row.verdict == Verdict.ACCEPTED.value and resolved is None and snap.step == row.applied_step:
+            if row.verdict == Verdict.ACCEPTED.value and resolved is None and open_step == row.applied_step:
                 waiting = self._current(db)[0].step().missing  # the state is loaded only when it is needed
         next_step, next_title = None, ""
         if resolved is not None:  # the state its reports were just rendered from (decide keeps it loaded)
-            nxt = loaded_state(self.system, resolved.session).step()
+            nxt = loaded_state(self.system, resolved).step()
             next_step, next_title = nxt.number, nxt.title
         return Receipt(
             game=self.game_id,
@@ -1374,6 +1416,9 @@ class Store:
     def verify(self, jobs: int | None = None) -> VerifyReport:
         """Replay every submission from the start and compare everything stored. ``jobs``: worker
         processes that render the reports again (None: one per core; see :func:`pbem.audit.verify`)."""
+        from pbem import audit  # only here: the other commands need none of it
+        from pbem.audit import VerifyReport
+
         with self._read() as db:
             game = db.exec(select(GameRecord)).one()
             players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
@@ -1532,8 +1577,29 @@ def _event_from(seq: int, kind: str, audience: str, text: str, data: str) -> Eve
                          "`pbem verify` shows what differs; restore the file from a backup") from None
 
 
+class _GameFileDialect(SQLiteDialect_pysqlite):
+    """SQLite through the standard library, as ``sqlite://`` gives, with one difference: every
+    game file's engine compares equal, so the statements compiled for one game file serve every
+    other one opened in the process (:data:`_COMPILED`). SQLAlchemy keys its cache of compiled
+    statements by the dialect object, and each engine has its own: without this, a run of
+    ``pbem inbox`` recompiled each query and insert for each game it opened."""
+
+    supports_statement_cache = True
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _GameFileDialect
+
+    def __hash__(self) -> int:
+        return hash(_GameFileDialect)
+
+
+registry.register("sqlite.pbem_game", __name__, "_GameFileDialect")
+_COMPILED: Any = LRUCache(1000)  # shared by every game file's engine (see _GameFileDialect)
+
+
 def _engine(path: Path, store: Any) -> Any:
-    engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
+    engine = create_engine(f"sqlite+pbem_game:///{path}", connect_args={"timeout": BUSY_TIMEOUT_SECONDS},
+                           execution_options={"compiled_cache": _COMPILED})
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:

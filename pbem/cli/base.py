@@ -40,6 +40,15 @@ def _version() -> str:
         return "0.2.0"
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--version``: the installed version is looked up only when asked (importlib.metadata takes
+    time to import, and every command would pay it)."""
+    if not value or ctx.resilient_parsing:
+        return
+    click.echo(f"pbem, version {_version()}")
+    ctx.exit()
+
+
 @dataclass
 class Context:
     home: Path
@@ -144,7 +153,8 @@ def _each_game(home: Home, game_id: str | None, work: Callable[[Any], T], *,
     help="The folder of game files (env PBEM_HOME).",
 )
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of short error messages.")
-@click.version_option(_version(), "--version", prog_name="pbem")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and exit.")
 @click.pass_context
 def main(ctx: click.Context, home: Path, debug: bool) -> None:
     """Adjudicate play-by-email games of Julius Caesar (Columbia Games, 2010).

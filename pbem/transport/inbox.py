@@ -396,13 +396,17 @@ def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=min(jobs, len(batches)),
+        # The first game here, before the workers are forked: what a process builds once (the templates,
+        # the map's fixed layers, the compiled SQL statements) is then built once, not once per worker.
+        first, *rest = batches
+        outcome[first] = _receive_game(home.path, first, batches[first], home)
+        with ProcessPoolExecutor(max_workers=min(jobs, len(rest)),
                                  mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = {gid: pool.submit(_receive_game, home.path, gid, batch) for gid, batch in batches.items()}
+            futures = {gid: pool.submit(_receive_game, home.path, gid, batches[gid]) for gid in rest}
             for i, (gid, f) in enumerate(futures.items()):
                 outcome[gid] = f.result()
                 if progress is not None:
-                    progress("feeding the games", i + 1, len(futures))
+                    progress("feeding the games", i + 2, len(batches))
     else:
         for i, (gid, batch) in enumerate(batches.items()):
             if progress is not None:
