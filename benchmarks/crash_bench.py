@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # the crash harness is shared with the test
 
-from crashkit import run_all  # noqa: E402
+from crashkit import COMMANDS, run_all  # noqa: E402
 from pbem.store import Home  # noqa: E402
 from store_helpers import make_game  # noqa: E402
 
@@ -52,10 +52,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kills", type=int, default=100, help="kills per command")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--commands", default=",".join(COMMANDS),
+                    help=f"which, comma-separated (default all: {','.join(COMMANDS)})")
     args = ap.parse_args()
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        kills = {c: args.kills for c in ("submit", "inbox", "tick", "send")}
+        kills = {c: args.kills for c in args.commands.split(",")}
+        unknown = set(kills) - set(COMMANDS)
+        if unknown:
+            ap.error(f"unknown command(s) {', '.join(sorted(unknown))}; choose from {', '.join(COMMANDS)}")
         tallies = run_all(Path(tmp), kills, args.seed, echo=print)
         window = _mark_window(Path(tmp) / "window")
     print(f"{sum(t.trials for t in tallies)} kills in {time.perf_counter() - t0:.0f} s")
