@@ -454,11 +454,15 @@ class LocalSmtp:
     CHUNKING: BDAT (RFC 3030) as a real server implements it, each chunk read whole and answered,
     the message accepted (handed to the same DATA handler) at the last chunk."""
 
-    def __init__(self, events: list[tuple[str, str, float]], on_mail: Callable[[], None], *, chunking: bool) -> None:
+    def __init__(self, events: list[tuple[str, str, float]], on_mail: Callable[[], None], *, chunking: bool,
+                 keep: bool = False) -> None:
         from aiosmtpd.controller import Controller
         from aiosmtpd.smtp import SMTP
 
         self.open = 0
+        self.bdat = 0  # BDAT commands seen
+        self.kept: list[bytes] = []  # with ``keep``: every accepted message
+        self.answer = "250 Message accepted for delivery"  # the answer at the end of a message
         outer = self
 
         class Handler:
@@ -476,8 +480,12 @@ class LocalSmtp:
             async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
                 # only the Message-ID: the server should answer as fast as a real one (RFC 1047)
                 found = re.search(rb"^Message-ID: *(<[^>]*>)", envelope.content, re.M | re.I)
+                if not outer.answer.startswith("250"):
+                    return outer.answer
                 events.append(("accepted", found.group(1).decode() if found else "-", time.perf_counter()))
-                return "250 Message accepted for delivery"
+                if keep:
+                    outer.kept.append(bytes(envelope.content))
+                return outer.answer
 
         class Server(SMTP):
             def connection_made(self, transport: Any) -> None:
@@ -489,6 +497,7 @@ class LocalSmtp:
                 super().connection_lost(error)
 
             async def smtp_BDAT(self, arg: str | None) -> None:
+                outer.bdat += 1
                 size, _, last = (arg or "").partition(" ")
                 if not chunking:
                     await self.push('500 Error: command "BDAT" not recognized')

@@ -255,7 +255,8 @@ def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str,
                               disposition="inline")
     if html is not None and png is not None:  # the whole report, map included, for any browser
         name = f"{game}-step-{first.step:03d}-{first.recipient}.html"
-        msg.add_attachment(html.encode("utf-8"), maintype="text", subtype="html", filename=name)
+        # quoted-printable: the report is nearly all ASCII, a sixth smaller than in base64
+        msg.add_attachment(html, subtype="html", filename=name, cte="quoted-printable")
     return msg
 
 
@@ -271,10 +272,19 @@ _DESC_RE = re.compile(r'<desc id="map-desc">(.*?)</desc>', re.S)
 
 def map_png(svg: str, width: int = MAP_PNG_WIDTH) -> bytes:
     """The map drawn as a PNG from its SVG, by resvg (a Rust renderer shipped as a wheel: no
-    system library; it takes the machine's fonts)."""
-    import resvg_py
+    system library; it takes the machine's fonts), on white, then stored with a palette of 256
+    colours by Pillow: the map is flat colours and their anti-aliased edges, so it looks the
+    same at a third of the bytes of resvg's RGBA (about 125 KB instead of 380 KB at 1600 px)."""
+    import io
 
-    return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
+    import resvg_py
+    from PIL import Image
+
+    drawn = Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, background="white"))))
+    paletted = drawn.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    paletted.save(out, "PNG")
+    return out.getvalue()
 
 
 def mail_map(html: str, message_id: str) -> tuple[str, tuple[str, bytes] | None]:
