@@ -376,8 +376,10 @@ class SendScenario(Scenario):
 
     command = "send"
 
-    def __init__(self, root: Path, server: ForkServer, template: Path, *, chunking: bool = False) -> None:
+    def __init__(self, root: Path, server: ForkServer, template: Path, *, chunking: bool = False,
+                 games: tuple[str, ...] = ()) -> None:
         self.source = template
+        self.games = games
         self.chunking = chunking
         self.command = "send+chunking" if chunking else "send"
         # ("mail", "", time) and ("accepted", Message-ID, time), in order
@@ -388,7 +390,7 @@ class SendScenario(Scenario):
         self.first: list[tuple[str, str, float]] = []
         super().__init__(root, server)
         self.expected = sorted(self.received())
-        assert len(self.expected) == len(set(self.expected)) > 10
+        assert len(self.expected) == len(set(self.expected)) > 3
         # the server's time from each MAIL FROM to its acceptance in the uninterrupted run
         times = [t for what, _, t in self.events]
         self.spans = [b - a for a, b in zip(times[::2], times[1::2], strict=True)]
@@ -408,6 +410,10 @@ class SendScenario(Scenario):
 
     def setup(self) -> None:
         shutil.copytree(self.source, self.template)
+        for db in self.template.glob("*.db"):
+            if self.games and db.stem not in self.games:
+                for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+                    path.unlink(missing_ok=True)
 
     def check_reference(self, home: Path) -> None:
         # the rows an uninterrupted send leaves unsent: reports held for a later mail (folding)
@@ -547,8 +553,10 @@ class LocalSmtp:
 COMMANDS = ("submit", "inbox", "tick", "send", "send+chunking")
 
 
-def run_all(root: Path, kills: dict[str, int], seed: int, echo: Callable[[str], None] = lambda _: None) -> list[Tally]:
-    """Every scenario with ``kills[command]`` trials (see COMMANDS); returns one tally per command."""
+def run_all(root: Path, kills: dict[str, int], seed: int, echo: Callable[[str], None] = lambda _: None,
+            send_games: tuple[str, ...] = ()) -> list[Tally]:
+    """Every scenario with ``kills[command]`` trials (see COMMANDS); returns one tally per command.
+    ``send_games``: send only these games' mail (default both of the inbox scenario: 11 messages)."""
     rng = random.Random(seed)
     server = ForkServer()
     tallies = []
@@ -561,7 +569,8 @@ def run_all(root: Path, kills: dict[str, int], seed: int, echo: Callable[[str], 
             folder.mkdir()
             scenario: Scenario
             if command.startswith("send"):
-                scenario = SendScenario(folder, server, root / "inbox" / "reference", chunking="chunking" in command)
+                scenario = SendScenario(folder, server, root / "inbox" / "reference", chunking="chunking" in command,
+                                        games=send_games)
                 sends.append(scenario)
             else:
                 scenario = {"submit": SubmitScenario, "inbox": InboxScenario, "tick": TickScenario}[command](folder,
