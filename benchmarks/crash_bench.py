@@ -5,13 +5,19 @@ the same with fewer kills).
 Example::
 
     python benchmarks/crash_bench.py --kills 100 --seed 1
+    nice -n 10 python benchmarks/crash_bench.py --kills 120 --commands send,send+chunking --send-games h
 
-Each trial kills the command after a seeded random delay (up to its uninterrupted duration),
-runs it again, and compares every game file with an uninterrupted run (tests/crashkit.py).
+Each trial kills the command after a seeded random delay, runs it again, and compares every
+game file with an uninterrupted run (tests/crashkit.py). `submit`, `inbox` and `tick` are
+killed at a moment drawn over their uninterrupted run; `send` (to a local aiosmtpd with DATA
+only) and `send+chunking` (one that also offers BDAT) at a moment drawn over the messages'
+SMTP transactions (see crashkit.SendScenario for what counts as a kill during delivery).
 Prints per command: kills that landed mid-run, submissions stored twice (inbox re-feeds:
-must be 0), and for `send` the kills that interrupted delivery and the duplicate messages a
-local aiosmtpd server received. Then pbem's own share of the send window: the time from the
-server's acceptance (the end of the SMTP transaction) to the committed "sent" mark.
+must be 0), and for `send` the kills during delivery and the duplicate messages the server
+received. Then pbem's own share of the send window (from the server's acceptance to the
+committed "sent" mark) and, for both kinds of server, a few hundred report mails timed from
+MAIL FROM to the mark and from the moment the whole message was handed to the kernel to the
+mark: the room a kill has to make a duplicate.
 """
 
 from __future__ import annotations
