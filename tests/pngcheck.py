@@ -1,7 +1,7 @@
 """A small PNG reader for tests, with the standard library only (zlib + struct).
 
-Enough for screenshots: 8-bit truecolour (colour type 2, RGB) or truecolour
-with alpha (type 6, RGBA), not interlaced. Chunk CRCs are checked and the five
+Enough for screenshots and the mail's map: 8-bit truecolour (colour type 2, RGB),
+truecolour with alpha (type 6, RGBA) or 8-bit palette (type 3, read as RGB), not interlaced. Chunk CRCs are checked and the five
 scanline filters (None, Sub, Up, Average, Paeth) are undone.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 __all__ = ["Image", "read_png"]
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_CHANNELS = {2: 3, 6: 4}
+_CHANNELS = {2: 3, 6: 4, 3: 1}
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,7 @@ def read_png(source: bytes | Path | str) -> Image:
     pos = len(SIGNATURE)
     header: tuple[int, ...] | None = None
     idat = bytearray()
+    palette = b""
     while pos < len(data):
         if pos + 8 > len(data):
             raise ValueError("truncated PNG chunk header")
@@ -98,12 +99,14 @@ def read_png(source: bytes | Path | str) -> Image:
             header = struct.unpack(">IIBBBBB", body)
         elif kind == b"IDAT":
             idat += body
+        elif kind == b"PLTE":
+            palette = body
         elif kind == b"IEND":
             break
     if header is None:
         raise ValueError("PNG without IHDR")
     width, height, depth, colour, _compression, _filter, interlace = header
-    if depth != 8 or colour not in _CHANNELS or interlace != 0:
+    if depth != 8 or colour not in _CHANNELS or interlace != 0 or (colour == 3 and not palette):
         raise ValueError(f"unsupported PNG: bit depth {depth}, colour type {colour}, interlace {interlace}")
     channels = _CHANNELS[colour]
     stride = width * channels
@@ -116,4 +119,8 @@ def read_png(source: bytes | Path | str) -> Image:
         start = y * (stride + 1)
         prev = _unfilter(raw[start], raw[start + 1: start + 1 + stride], prev, channels)
         rows.append(prev)
+    if colour == 3:  # each byte an index into PLTE's RGB triples
+        rgb = [palette[i * 3: i * 3 + 3] for i in range(len(palette) // 3)]
+        rows = [b"".join(rgb[i] for i in row) for row in rows]
+        channels = 3
     return Image(width, height, channels, tuple(rows))

@@ -384,6 +384,43 @@ def test_refused_message_stays_unsent(tmp_path: Path, smtp: Any) -> None:
         assert all(row.sent for row in st.outbox())
 
 
+def test_send_uses_bdat_when_the_server_offers_chunking(tmp_path: Path) -> None:
+    """With CHUNKING (RFC 3030) the message goes as one BDAT chunk and an empty last one: the same
+    bytes as with DATA; a message refused at its end stays unsent."""
+    from crashkit import LocalSmtp
+
+    got: dict[bool, list[EmailMessage]] = {}
+    for chunking in (False, True):
+        home = tmp_path / f"home-{chunking}"
+        make_games(home, "g")
+        server = LocalSmtp([], lambda: None, chunking=chunking, keep=True)
+        try:
+            r = cli(home, "send", "--smtp", f"127.0.0.1:{server.port}", "--from", "pbem@club.example")
+        finally:
+            server.close()
+        assert r.exit_code == 0, r.output
+        assert server.bdat == (2 * len(server.kept) if chunking else 0)
+        got[chunking] = [email.message_from_bytes(raw, policy=policy.default) for raw in server.kept]  # type: ignore[misc]
+    assert len(got[True]) == len(got[False]) == 3
+    for a, b in zip(got[False], got[True], strict=True):  # two games made apart: other Message-IDs, the same parts
+        assert [p.get_content_type() for p in a.walk()] == [p.get_content_type() for p in b.walk()]
+        for kind in ("text/plain", "image/png"):
+            (pa,), (pb,) = ([p for p in m.walk() if p.get_content_type() == kind] for m in (a, b))
+            assert pa.get_content() == pb.get_content()
+
+    home = tmp_path / "home-refused"
+    make_games(home, "g")
+    server = LocalSmtp([], lambda: None, chunking=True)
+    server.answer = "554 5.7.1 rejected by the content filter"
+    try:
+        r = cli(home, "send", "--smtp", f"127.0.0.1:{server.port}", "--from", "pbem@club.example")
+    finally:
+        server.close()
+    assert r.exit_code == 1 and "refused by the server (554 5.7.1 rejected by the content filter)" in r.stdout
+    with Home(home).open("g") as st:
+        assert all(row.sent is None for row in st.outbox())
+
+
 def test_dry_run_and_no_server(tmp_path: Path) -> None:
     home = tmp_path / "home"
     make_games(home, "g")
