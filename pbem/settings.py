@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -106,3 +107,38 @@ def deadline_for(home: Path, given: str | None) -> timedelta | None:
     if given is not None:
         return parse_duration(given)
     return default_deadline(home)
+
+
+#: the folder of a home that holds the tournament files (pbem.tournament)
+TOURNAMENTS_FOLDER = "tournaments"
+
+
+def away_cap_of(home: Path, game: str) -> timedelta | None:
+    """The absence cap of the tournament ``game`` belongs to (named ``NAME-r<round>-<table>`` and in its
+    pairings), or None when it belongs to none or its tournament sets none. Read with sqlite3 alone, from
+    here rather than from :mod:`pbem.tournament` (which builds on the store): the store asks it whenever a
+    player's absence moves a deadline (:func:`away_cap`)."""
+    import sqlite3
+
+    m = re.fullmatch(r"(.+)-r\d+-\d+", game)
+    path = home / TOURNAMENTS_FOLDER / f"{m.group(1)}.db" if m else None
+    if path is None or not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        try:
+            if db.execute("SELECT 1 FROM pairing WHERE game = ?", (game,)).fetchone() is None:
+                return None
+            row = db.execute("SELECT away_cap_seconds FROM tournament").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:  # a file of before the away cap (no column yet), or one being written: the home's
+        return None
+    return timedelta(seconds=row[0]) if row and row[0] else None
+
+
+def away_cap(home: Path, game: str) -> timedelta:
+    """How far a player's absence may move a deadline of ``game``: its tournament's cap when that sets one
+    (``pbem tournament new --away-cap``), else the home's (``pbem config --away-cap``)."""
+    cap = away_cap_of(home, game)
+    return cap if cap is not None else load(home).away_cap

@@ -1099,11 +1099,9 @@ class Store:
     def away_cap(self) -> timedelta:
         """How far a player's absence may move a deadline: the tournament's cap for a game of a tournament
         that sets one (``pbem tournament new --away-cap``), else the home's (``pbem config --away-cap``)."""
-        from pbem.settings import load as load_settings
-        from pbem.tournament import away_cap_of
+        from pbem.settings import away_cap
 
-        cap = away_cap_of(self.path.parent, self.game_id)
-        return cap if cap is not None else load_settings(self.path.parent).away_cap
+        return away_cap(self.path.parent, self.game_id)
 
     def absences(self) -> list[tuple[int, str, str]]:
         """The players' own accepted ``away until`` declarations: (submission id, side, until), oldest first."""

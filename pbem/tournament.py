@@ -52,7 +52,7 @@ from pbem.decide import format_duration, format_time
 from pbem.errors import PbemError
 from pbem.games import find_game
 from pbem.join import JoinError, JoinRequest
-from pbem.settings import default_deadline
+from pbem.settings import TOURNAMENTS_FOLDER, default_deadline
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError, _check_email
 
 __all__ = [
@@ -66,7 +66,7 @@ __all__ = [
     "tournament_names",
 ]
 
-FOLDER = "tournaments"
+FOLDER = TOURNAMENTS_FOLDER
 FORMATS = ("swiss", "round-robin", "knockout")
 SCHEMA = "pbem-tournament 1"
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,59}")
@@ -920,29 +920,6 @@ class Tournament:
                 f"<th>W-D-L</th><th>byes</th></tr></thead><tbody>\n{body}</tbody></table>\n"
                 f"<p>Points: {e(SCORING)}. Tie-breaks, in order: {e('; then '.join(TIE_BREAKS))}.</p>\n"
                 f"<ul>\n{games}</ul>\n</body></html>\n")
-
-
-def away_cap_of(home: Path, game: str) -> timedelta | None:
-    """The absence cap of the tournament ``game`` belongs to (named ``NAME-r<round>-<table>`` and in its
-    pairings), or None when it belongs to none or its tournament sets none. Read with sqlite3 alone: it
-    is asked whenever a player's absence moves a deadline."""
-    import sqlite3
-
-    m = re.fullmatch(r"(.+)-r\d+-\d+", game)
-    path = home / FOLDER / f"{m.group(1)}.db" if m else None
-    if path is None or not path.is_file():
-        return None
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
-        try:
-            if db.execute("SELECT 1 FROM pairing WHERE game = ?", (game,)).fetchone() is None:
-                return None
-            row = db.execute("SELECT away_cap_seconds FROM tournament").fetchone()
-        finally:
-            db.close()
-    except sqlite3.Error:  # a file of before the away cap (no column yet), or one being written: the home's
-        return None
-    return timedelta(seconds=row[0]) if row and row[0] else None
 
 
 def advance_all(home: Home) -> tuple[list[str], dict[str, str]]:

@@ -131,7 +131,7 @@ def test_a_tournaments_away_cap_replaces_the_homes_for_its_games(tmp_path: Path)
 
 
 def test_a_game_outside_any_tournament_keeps_the_homes_cap(tmp_path: Path) -> None:
-    from pbem.tournament import away_cap_of
+    from pbem.settings import away_cap_of
 
     home = tmp_path / "home"
     assert CliRunner().invoke(main, ["--home", str(home), "tournament", "new", "t", "--rounds", "1", "--system", "toy",

@@ -100,3 +100,33 @@ def test_ci_runs_exactly_the_readmes_test_command() -> None:
     command = "pip install '.[test]' && mypy && ruff check && pytest"
     assert f"```sh\n{command}\n```" in readme
     assert ci.rstrip().splitlines()[-1] == command
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PBEM.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_no_import_circle_in_the_package() -> None:
+    """No two modules of pbem import each other, directly or round a longer circle, counting the imports
+    made inside functions too (a late import hides a circle from Python, not from the reader)."""
+    paths = [p for p in PBEM.rglob("*.py")
+             if not p.relative_to(PBEM).as_posix().startswith(("examples/", "templates/"))]
+    modules = {_module_name(p): p for p in paths}
+    graph = {name: sorted(n for n in imported(path) if n in modules and n != name) for name, path in modules.items()}
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(name: str, trail: list[str]) -> None:
+        state[name] = 1
+        for nxt in graph[name]:
+            if state.get(nxt) == 1:
+                circle = trail[trail.index(nxt):] + [nxt] if nxt in trail else [name, nxt]
+                raise AssertionError("import circle: " + " -> ".join(circle))
+            if nxt not in state:
+                visit(nxt, [*trail, nxt])
+        state[name] = 2
+
+    for name in sorted(modules):
+        if name not in state:
+            visit(name, [name])
+    assert "pbem.store" in modules and graph["pbem.tournament"]  # the walk saw the house
