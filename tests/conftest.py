@@ -8,10 +8,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from aiosmtpd.controller import Controller
 from hypothesis import settings
 
 # Property tests check what holds, never how fast: no per-example deadline (a shared or slow machine
@@ -19,6 +20,7 @@ from hypothesis import settings
 settings.register_profile("pbem", deadline=None)
 settings.load_profile("pbem")
 
+from imap_server import ImapServer, Inboxes, dovecot, dovecot_binary
 from pbem.core.events import Event
 from pbem.core.rng import Rng
 from pbem.envelope import KeyPair, generate_keypair
@@ -72,3 +74,24 @@ def game(home: Path, keys: dict[Side, KeyPair]) -> tuple[Path, dict[Side, KeyPai
 
     make_game(home, "g", keys=keys)
     return home, keys
+
+
+@pytest.fixture()
+def servers(tmp_path: Path) -> Iterator[tuple[ImapServer, Inboxes, str]]:
+    """A club's mail on loopback: Dovecot's IMAP (the club's mailbox) and an aiosmtpd SMTP server whose
+    accepted messages land in :class:`Inboxes` (the players' mailboxes); yields (imap, inboxes, "host:port")."""
+    if dovecot_binary() is None:
+        pytest.skip("no dovecot binary (Debian: apt-get install dovecot-imapd; CI installs it)")
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    inboxes = Inboxes()
+    smtp = Controller(inboxes, hostname="127.0.0.1", port=port)
+    smtp.start()
+    try:
+        with dovecot(tmp_path / "dovecot", tls=False) as imap:
+            yield imap, inboxes, f"127.0.0.1:{port}"
+    finally:
+        smtp.stop()

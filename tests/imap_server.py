@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import email
 import ipaddress
 import os
 import pwd
@@ -20,7 +21,10 @@ import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 USER, PASSWORD = "club", "imap secret 1"
 
@@ -187,3 +191,18 @@ service anvil {{
             proc.stdout.close()
         if own is not None:
             shutil.rmtree(own, ignore_errors=True)
+
+
+class Inboxes:
+    """The players' mailboxes: every message the SMTP server accepted, by recipient."""
+
+    def __init__(self) -> None:
+        self.got: dict[str, list[EmailMessage]] = {}
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        msg = email.message_from_bytes(envelope.content, policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        for rcpt in envelope.rcpt_tos:
+            assert msg["To"] == rcpt  # one recipient per message
+            self.got.setdefault(rcpt, []).append(msg)
+        return "250 Message accepted for delivery"

@@ -5,20 +5,14 @@ of them never answers in round 2 and is defaulted at the deadline."""
 
 from __future__ import annotations
 
-import email
 import re
-from collections.abc import Iterator
-from email import policy
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-import pytest
-from aiosmtpd.controller import Controller
 from click.testing import CliRunner, Result
 
 import toygame
-from imap_server import PASSWORD, ImapServer, dovecot, dovecot_binary
+from imap_server import PASSWORD, ImapServer, Inboxes
 from pbem.cli import main
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
 from pbem.games import register
@@ -26,40 +20,6 @@ from pbem.transport.imap import INGESTED
 
 register(toygame.SYSTEM)
 BIDS = {"Ann": 3, "Bob": 2, "Cid": 1, "Dan": 0}
-
-
-class Inboxes:
-    """The players' mailboxes: every message the SMTP server accepted, by recipient."""
-
-    def __init__(self) -> None:
-        self.got: dict[str, list[EmailMessage]] = {}
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        msg = email.message_from_bytes(envelope.content, policy=policy.default)
-        assert isinstance(msg, EmailMessage)
-        for rcpt in envelope.rcpt_tos:
-            assert msg["To"] == rcpt  # one recipient per message
-            self.got.setdefault(rcpt, []).append(msg)
-        return "250 Message accepted for delivery"
-
-
-@pytest.fixture()
-def servers(tmp_path: Path) -> Iterator[tuple[ImapServer, Inboxes, str]]:
-    if dovecot_binary() is None:
-        pytest.skip("no dovecot binary (Debian: apt-get install dovecot-imapd; CI installs it)")
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    inboxes = Inboxes()
-    smtp = Controller(inboxes, hostname="127.0.0.1", port=port)
-    smtp.start()
-    try:
-        with dovecot(tmp_path / "dovecot", tls=False) as imap:
-            yield imap, inboxes, f"127.0.0.1:{port}"
-    finally:
-        smtp.stop()
 
 
 def cli(home: Path, *args: str) -> Result:
