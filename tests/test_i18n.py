@@ -478,3 +478,60 @@ def test_the_problems_of_a_rejected_submission_are_said_in_the_players_language(
     assert "esta es la etapa 1, Comienza el Año 705" in es and "corresponde a tu etapa de mando" in es, es
     assert "errors; nothing was applied" in en and "unknown card 'Vulcanus'; did you mean 'Vulcan'" in en
     assert "this is step 1, Year 705 starts: discard 1 card and play 1 card; this order belongs to your command step" in en
+
+
+# bad order lines of every kind: misspelt names, unknown places, orders for another step, too many moves,
+# bad battle plans, cards not held, duplicate lines, and each order kind written wrong
+BAD_SUBMISSIONS = (
+    "discard Vulcanus", "play 3/1", "discard", "play", "discard Vulcan\ndiscard Vulcan", "play Mars\nplay Mars",
+    "move Genua -> Roma: Legio 8", "move Genua -> Romaa: Legio 8", "move Genua Roma Legio 8", "move", "move -> : ",
+    "move Genua -> Roma", "levy", "levy Legio 99 in Roma", "levy Legio 8 in Roma", "levy Navis 1 in Roma",
+    "levy Pompey in Roma", "fight Roma", "battles", "battles Romaa", "battle", "battle Roma: charge",
+    "battle Roma: retreat round 7 all -> Genua", "battle Roma: retreat round 1 all -> Genua", "retreat Caesar to Roma",
+    "retreat", "regroup Caesar to Roma", "hit Caesar", "winter Caesar in Roma", "winter: navis", "deploy Caesar in Roma",
+    "jupiter", "jupiter Roma", "vulcan Roma", "sea", "sea Roma -> Genua: Navis 1", "main", "frobnicate", "x",
+    "move Roma -> Genua -> Massilia -> Narbo -> Tarraco: Pompey", "move Roma -> Neapolis: Legio 1, Legio 1",
+    "move Roma -> Neapolis: Pompey\nmove Roma -> Neapolis: Pompey",
+)
+
+
+def _variants(line: str) -> tuple[str, ...]:
+    """A legal order line written wrong: a letter too many, a space missing, cut short, sent twice."""
+    return (line + "x", line.replace(" ", "", 1), line[:-2], f"{line}\n{line}", line.split(" ")[0])
+
+
+def test_every_problem_of_an_order_line_is_said_in_spanish_and_swedish() -> None:
+    """The problems of many bad submissions in random positions of every kind of step are Phrases
+    whose every message has a translation, and no Spanish or Swedish text of them is the English."""
+    from pbem.core.orders import SubmissionRejected
+    from pbem.core.phrase import say
+    from pbem.games.caesar.system import SYSTEM
+    from pbem.locale import translations
+
+    catalogs = {lang: _catalog(lang) for lang in LANGS}
+    said = {lang: translations(lang) for lang in LANGS}
+    seen: set[str] = set()
+    for seed in range(2):
+        adj, _ = SYSTEM.start(seed, {})
+        for i in range(45):
+            step = adj.step()
+            if step.over:
+                break
+            for side in step.awaiting:
+                good = SYSTEM.random_orders(adj, side, seed * 1000 + i)
+                texts = BAD_SUBMISSIONS + tuple(v for ln in good.splitlines() for v in _variants(ln))
+                for text in texts:
+                    problems = list(adj.warnings(side, text))
+                    try:
+                        adj.check(side, text)
+                    except SubmissionRejected as exc:
+                        problems += exc.errors
+                    for p in problems:
+                        if p.message in seen:
+                            continue
+                        seen.add(p.message)
+                        _assert_said(p.message, catalogs)
+                        for lang in LANGS:
+                            assert say(p.message, said[lang]) != p.message, f"{lang}: {p.message!r} left in English"
+                adj.submit(side, good)
+    assert len(seen) > 100
