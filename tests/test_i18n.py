@@ -535,3 +535,32 @@ def test_every_problem_of_an_order_line_is_said_in_spanish_and_swedish() -> None
                             assert say(p.message, said[lang]) != p.message, f"{lang}: {p.message!r} left in English"
                 adj.submit(side, good)
     assert len(seen) > 100
+
+
+def test_the_club_lines_problems_are_said_in_spanish_and_swedish() -> None:
+    """A control line that does not stand alone, an absence written wrong, a draw accepted that nobody
+    offered, a control line after the game: said in the player's language; English as it always was."""
+    from pbem.control import Control, apply_control, find_control
+    from pbem.core.orders import SubmissionRejected
+    from pbem.core.phrase import say
+    from pbem.games.caesar.system import SYSTEM
+    from pbem.locale import translations
+
+    catalogs = {lang: _catalog(lang) for lang in LANGS}
+    problems = []
+    for lines in (["resign", "play Mars"], ["away until tomorrow"]):
+        with pytest.raises(SubmissionRejected) as exc:
+            find_control(lines)
+        problems += exc.value.errors
+    adj, _ = SYSTEM.start(1, {})
+    with pytest.raises(SubmissionRejected) as exc:
+        apply_control(adj, ("Caesar", "Pompey"), "Pompey", Control("accept draw", 1), {})
+    problems += exc.value.errors
+    assert problems[0].message == ("`resign` stands alone: send `resign` on its own (it is not an order of the game), "
+                                   "and your orders in a submission of their own")
+    assert problems[-1].message.startswith("no draw offer of Caesar stands")
+    for p in problems:
+        _assert_said(p.message, catalogs)
+        for lang in LANGS:
+            assert say(p.message, translations(lang)) != p.message
+    assert "no hay ninguna oferta de tablas de César" in say(problems[-1].message, translations("es"))

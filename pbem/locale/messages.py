@@ -1045,6 +1045,24 @@ MORE_PROBLEMS: dict[str, tuple[str, str]] = {
     "only a retreat has a destination; to %(action)s, name no place (rule 7.2)": (
         "solo una retirada tiene destino; para %(action)s, no nombres ningún lugar (regla 7.2)",
         "bara en reträtt har ett mål; för att %(action)s, nämn ingen plats (regel 7.2)"),
+    # the club's own lines (pbem.control)
+    "`%(word)s` stands alone: send `%(word)s` on its own (it is not an order of the game), and your orders in a "
+    "submission of their own": (
+        "`%(word)s` va sola: envía `%(word)s` por sí sola (no es una orden del juego), y tus órdenes en un envío aparte",
+        "`%(word)s` står ensam: skicka `%(word)s` för sig (det är ingen order i spelet), och dina order i ett eget "
+        "inskick"),
+    "write it like: away until 2025-03-10 (or away until 2025-03-10 18:00, UTC)": (
+        "escríbelo así: away until 2025-03-10 (o away until 2025-03-10 18:00, UTC)",
+        "skriv så här: away until 2025-03-10 (eller away until 2025-03-10 18:00, UTC)"),
+    "the game is over; `%(word)s` changes nothing now": ("la partida ha terminado; `%(word)s` ya no cambia nada",
+                                                         "spelet är slut; `%(word)s` ändrar ingenting nu"),
+    "the other side": ("el otro bando", "den andra sidan"),
+    "no draw offer of %(who)s stands, so there is nothing to accept (an offer lapses when the game moves on past the "
+    "step after the one it was made in); send `%(offer)s` to offer a draw yourself": (
+        "no hay ninguna oferta de tablas de %(who)s en pie, así que no hay nada que aceptar (una oferta caduca cuando "
+        "la partida pasa de la etapa siguiente a aquella en que se hizo); envía `%(offer)s` para ofrecer tablas tú",
+        "inget erbjudande om remi från %(who)s gäller, så det finns inget att anta (ett erbjudande upphör när spelet "
+        "går förbi etappen efter den det gjordes i); skicka `%(offer)s` för att själv erbjuda remi"),
 }
 MESSAGES.update(MORE_PROBLEMS)
 
@@ -1075,7 +1093,7 @@ def extract() -> list[tuple[str | tuple[str, ...], str]]:
     for path in sorted(templates.rglob("*.j2")):
         for _line, msg, _comments, _ctx in extract_from_file("jinja2", str(path), options=options):
             out.append((msg, str(path.relative_to(templates.parent))))
-    for path in (package / "replies.py", package / "decide.py", package / "transport" / "outbox.py"):
+    for path in (package / "replies.py", package / "decide.py", package / "control.py", package / "transport" / "outbox.py"):
         for _line, msg, _comments, _ctx in extract_from_file("python", str(path)):
             out.append((msg, str(path.relative_to(package.parent))))
     # what a game writes itself: its messages are marked N_("...") (pbem.core.phrase)
