@@ -564,3 +564,19 @@ def test_the_club_lines_problems_are_said_in_spanish_and_swedish() -> None:
         for lang in LANGS:
             assert say(p.message, translations(lang)) != p.message
     assert "no hay ninguna oferta de tablas de César" in say(problems[-1].message, translations("es"))
+
+
+def test_the_sides_inside_the_reserves_and_the_deadline_lists_are_said_in_prose() -> None:
+    from pbem.core.phrase import Phrase, say
+    from pbem.games.caesar.view.phrases import read
+    from pbem.locale import translations
+
+    reserves = read("reserves", "Reserves arrive at Roma: Caesar Legio 8 III, Pompey Navis 1 II")
+    late = read("deadline", "Step 4: the deadline passed without orders from Caesar, Pompey; defaults apply")
+    assert isinstance(reserves, Phrase) and isinstance(late, Phrase)
+    assert reserves == "Reserves arrive at Roma: Caesar Legio 8 III, Pompey Navis 1 II"  # English unchanged
+    es, sv = translations("es"), translations("sv")
+    assert say(reserves, es).endswith(": César Legio 8 III, Pompeyo Navis 1 II")
+    assert say(reserves, sv).endswith(": Caesar Legio 8 III, Pompejus Navis 1 II")
+    assert "sin órdenes de César, Pompeyo;" in say(late, es)
+    assert "utan order från Caesar, Pompejus;" in say(late, sv)

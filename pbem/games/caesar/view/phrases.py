@@ -188,13 +188,34 @@ _EVENTS["navis-disbanded"] = _EVENTS["disband"]
 
 
 @cache
+def _side_blocks() -> Patterns:
+    """A list of blocks each after its side (the reserves arriving: ``Caesar Legio 8 III, Pompey Navis 1 II``),
+    the sides said in prose."""
+    return Patterns(("%(side)s %(block)s", "%(first)s, %(next)s"), kinds={"block": r"[^,]+"}, sides=("side",),
+                    side_names=SIDES, nested={"first": _side_block, "next": _side_blocks})
+
+
+@cache
+def _side_block() -> Patterns:
+    return Patterns(("%(side)s %(block)s",), kinds={"block": r"[^,]+"}, sides=("side",), side_names=SIDES)
+
+
+@cache
+def _side_list() -> Patterns:
+    """A list of sides (``Caesar, Pompey``), each said in prose."""
+    return Patterns(("%(side)s", "%(side)s, %(next)s"), sides=("side",), side_names=SIDES,
+                    nested={"next": _side_list})
+
+
+@cache
 def _event_patterns(kind: str) -> Patterns | None:
     messages = _EVENTS.get(kind)
     if messages is None:
         return None
+    lists = {"reserves": {"blocks": _side_blocks}, "deadline": {"sides": _side_list}}.get(kind, {})
     return _patterns(messages, cause=_causes, why=_why_player1 if kind == "player1" else (
         _plan_why if kind == "default" else _disband_why), role=_roles, what=_commands, forces=_forces,
-        how=_jupiter_how, result=result_patterns)
+        how=_jupiter_how, result=result_patterns, **lists)
 
 
 def read(kind: str, text: str) -> str:
