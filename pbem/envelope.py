@@ -34,6 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 # Keys and password hashes live in pbem.credentials, the body of a full email message
 # in pbem.transport.message; their public names are re-exported here, as before the split.
+from pbem.core.phrase import N_, Phrase
 from pbem.credentials import (
     _DUMMY_HASH,
     MAX_PASSWORD_LENGTH,  # noqa: F401 - re-exported
@@ -727,25 +728,17 @@ def check_addressing(sub: SignedSubmission, *, game: str, side: str, step: int) 
     """Raise unless the submission answers this game, this side and the open step."""
     env = sub.envelope
     if env.game != game:
-        raise WrongGameError(
-            f"this submission is for game {env.game!r}, but it was sent to game {game!r}; "
-            "sign it again for the right game"
-        )
+        raise WrongGameError(Phrase(N_("this submission is for game %(sent)s, but it was sent to game %(game)s; sign it "
+                                       "again for the right game"), sent=repr(env.game), game=repr(game)))
     if env.side != side:
-        raise WrongSideError(
-            f"this submission is for side {env.side!r}, but it came from side {side!r}; "
-            "sign it again for your own side"
-        )
+        raise WrongSideError(Phrase(N_("this submission is for side %(sent)s, but it came from side %(side)s; sign it "
+                                       "again for your own side"), sent=repr(env.side), side=repr(side)))
     if env.step < step:
-        raise WrongStepError(
-            f"this answers step {env.step}, but the game is at step {step}; "
-            "that step is already resolved"
-        )
+        raise WrongStepError(Phrase(N_("this answers step %(sent)s, but the game is at step %(step)s; that step is "
+                                       "already resolved"), sent=env.step, step=step))
     if env.step > step:
-        raise WrongStepError(
-            f"this answers step {env.step}, but the game is at step {step}; "
-            f"step {env.step} is not open yet"
-        )
+        raise WrongStepError(Phrase(N_("this answers step %(sent)s, but the game is at step %(step)s; step %(sent)s is "
+                                       "not open yet"), sent=env.step, step=step))
 
 
 def submission_digest(sub: SignedSubmission) -> str:

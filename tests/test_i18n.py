@@ -580,3 +580,23 @@ def test_the_sides_inside_the_reserves_and_the_deadline_lists_are_said_in_prose(
     assert say(reserves, sv).endswith(": Caesar Legio 8 III, Pompejus Navis 1 II")
     assert "sin órdenes de César, Pompeyo;" in say(late, es)
     assert "utan order från Caesar, Pompejus;" in say(late, sv)
+
+
+def test_a_submission_for_another_step_is_refused_in_the_players_language(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from pbem.envelope import generate_keypair
+    from pbem.store import GameSetup, Home, PlayerSetup
+    from store_helpers import signed
+
+    keys = {s: generate_keypair() for s in Side}
+    players = tuple(replace(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text),
+                            language={Side.POMPEY: "es", Side.CAESAR: "sv"}[s]) for s in Side)
+    Home(tmp_path).create(GameSetup("g", players, seed=7)).close()
+    with Home(tmp_path).open("g") as st:
+        st.receive(signed(keys, Side.POMPEY, 3, "pass\n"), "mbox:inbox#1")
+        st.receive(signed(keys, Side.CAESAR, 3, "pass\n"), "mbox:inbox#2")
+        by = {r.recipient: r.body or "" for r in st.outbox(kind="reply")}
+    assert ("esto responde a la etapa 3, pero la partida está en la etapa 1; la etapa 3 aún no está abierta"
+            in by["Pompey"]), by["Pompey"]
+    assert "detta svarar på etapp 3, men spelet är i etapp 1; etapp 3 är inte öppen än" in by["Caesar"], by["Caesar"]

@@ -1063,6 +1063,28 @@ MORE_PROBLEMS: dict[str, tuple[str, str]] = {
         "la partida pasa de la etapa siguiente a aquella en que se hizo); envía `%(offer)s` para ofrecer tablas tú",
         "inget erbjudande om remi från %(who)s gäller, så det finns inget att anta (ett erbjudande upphör när spelet "
         "går förbi etappen efter den det gjordes i); skicka `%(offer)s` för att själv erbjuda remi"),
+    # the envelope's addressing and the verdict's reasons (pbem.envelope, pbem.decide)
+    "this submission is for game %(sent)s, but it was sent to game %(game)s; sign it again for the right game": (
+        "este envío es para la partida %(sent)s, pero se mandó a la partida %(game)s; fírmalo de nuevo para la partida "
+        "correcta",
+        "det här inskicket gäller spel %(sent)s, men det skickades till spel %(game)s; signera det igen för rätt spel"),
+    "this submission is for side %(sent)s, but it came from side %(side)s; sign it again for your own side": (
+        "este envío es para el bando %(sent)s, pero llegó del bando %(side)s; fírmalo de nuevo para tu propio bando",
+        "det här inskicket gäller sidan %(sent)s, men det kom från sidan %(side)s; signera det igen för din egen sida"),
+    "this answers step %(sent)s, but the game is at step %(step)s; that step is already resolved": (
+        "esto responde a la etapa %(sent)s, pero la partida está en la etapa %(step)s; esa etapa ya está resuelta",
+        "detta svarar på etapp %(sent)s, men spelet är i etapp %(step)s; den etappen är redan avgjord"),
+    "this answers step %(sent)s, but the game is at step %(step)s; step %(sent)s is not open yet": (
+        "esto responde a la etapa %(sent)s, pero la partida está en la etapa %(step)s; la etapa %(sent)s aún no está "
+        "abierta",
+        "detta svarar på etapp %(sent)s, men spelet är i etapp %(step)s; etapp %(sent)s är inte öppen än"),
+    "cannot read the submission: %(why)s": ("no se puede leer el envío: %(why)s", "inskicket kan inte läsas: %(why)s"),
+    "the adjudicator failed on these orders and changed nothing (a bug in pbem, not in your orders; the moderator "
+    "has the details): %(error)s": (
+        "el adjudicador falló con estas órdenes y no cambió nada (un error de pbem, no de tus órdenes; el moderador "
+        "tiene los detalles): %(error)s",
+        "domaren misslyckades med de här orderna och ändrade ingenting (ett fel i pbem, inte i dina order; "
+        "spelledaren har detaljerna): %(error)s"),
 }
 MESSAGES.update(MORE_PROBLEMS)
 
@@ -1093,7 +1115,8 @@ def extract() -> list[tuple[str | tuple[str, ...], str]]:
     for path in sorted(templates.rglob("*.j2")):
         for _line, msg, _comments, _ctx in extract_from_file("jinja2", str(path), options=options):
             out.append((msg, str(path.relative_to(templates.parent))))
-    for path in (package / "replies.py", package / "decide.py", package / "control.py", package / "transport" / "outbox.py"):
+    for path in (package / "replies.py", package / "decide.py", package / "control.py", package / "envelope.py",
+                 package / "transport" / "outbox.py"):
         for _line, msg, _comments, _ctx in extract_from_file("python", str(path)):
             out.append((msg, str(path.relative_to(package.parent))))
     # what a game writes itself: its messages are marked N_("...") (pbem.core.phrase)
