@@ -600,3 +600,17 @@ def test_a_submission_for_another_step_is_refused_in_the_players_language(tmp_pa
     assert ("esto responde a la etapa 3, pero la partida está en la etapa 1; la etapa 3 aún no está abierta"
             in by["Pompey"]), by["Pompey"]
     assert "detta svarar på etapp 3, men spelet är i etapp 1; etapp 3 är inte öppen än" in by["Caesar"], by["Caesar"]
+
+
+def test_the_problems_of_a_free_deployment_are_said_in_spanish() -> None:
+    """The rules' deployment check joins its problems by '; ' and names its rule at the end."""
+    from pbem.core.phrase import Phrase, say
+    from pbem.games.caesar.view.phrases import problem_phrase
+    from pbem.locale import translations
+
+    text = ("Roma is not one of Caesar's set-up cities (Genua, Ravenna); Genua must hold 3 blocks, not 2; "
+            "left out: Legio 8 (rule 5.3)")
+    p = problem_phrase(text)
+    assert isinstance(p, Phrase) and p == text
+    assert say(p, translations("es")) == ("Roma no es una de las ciudades de despliegue de César (Genua, Ravenna); "
+                                          "Genua debe tener 3 bloques, no 2; omitidos: Legio 8 (regla 5.3)")

@@ -1045,6 +1045,42 @@ MORE_PROBLEMS: dict[str, tuple[str, str]] = {
     "only a retreat has a destination; to %(action)s, name no place (rule 7.2)": (
         "solo una retirada tiene destino; para %(action)s, no nombres ningún lugar (regla 7.2)",
         "bara en reträtt har ett mål; för att %(action)s, nämn ingen plats (regel 7.2)"),
+    "%(loc)s is not one of %(side)s's set-up cities (%(places)s)": (
+        "%(loc)s no es una de las ciudades de despliegue de %(side)s (%(places)s)",
+        "%(loc)s är inte en av %(side)ss uppställningsstäder (%(places)s)"),
+    "%(loc)s is not one of %(side)s's set-up cities (%(places)s) (rule 5.3)": (
+        "%(loc)s no es una de las ciudades de despliegue de %(side)s (%(places)s) (regla 5.3)",
+        "%(loc)s är inte en av %(side)ss uppställningsstäder (%(places)s) (regel 5.3)"),
+    "%(block)s is a Navis and %(loc)s is not a port (4.1)": (
+        "%(block)s es una Navis y %(loc)s no es un puerto (4.1)",
+        "%(block)s är en navis och %(loc)s är ingen hamn (4.1)"),
+    "%(block)s is a Navis and %(loc)s is not a port (4.1) (rule 5.3)": (
+        "%(block)s es una Navis y %(loc)s no es un puerto (4.1) (regla 5.3)",
+        "%(block)s är en navis och %(loc)s är ingen hamn (4.1) (regel 5.3)"),
+    "%(loc)s must hold %(n)s blocks, not %(m)s": (
+        "%(loc)s debe tener %(n)s bloques, no %(m)s",
+        "%(loc)s måste ha %(n)s pjäser, inte %(m)s"),
+    "%(loc)s must hold %(n)s blocks, not %(m)s (rule 5.3)": (
+        "%(loc)s debe tener %(n)s bloques, no %(m)s (regla 5.3)",
+        "%(loc)s måste ha %(n)s pjäser, inte %(m)s (regel 5.3)"),
+    "not in the historical set-up (or placed twice): %(blocks)s": (
+        "no están en el despliegue histórico (o se colocaron dos veces): %(blocks)s",
+        "inte med i den historiska uppställningen (eller placerade två gånger): %(blocks)s"),
+    "not in the historical set-up (or placed twice): %(blocks)s (rule 5.3)": (
+        "no están en el despliegue histórico (o se colocaron dos veces): %(blocks)s (regla 5.3)",
+        "inte med i den historiska uppställningen (eller placerade två gånger): %(blocks)s (regel 5.3)"),
+    "left out: %(blocks)s": (
+        "omitidos: %(blocks)s",
+        "utelämnade: %(blocks)s"),
+    "left out: %(blocks)s (rule 5.3)": (
+        "omitidos: %(blocks)s (regla 5.3)",
+        "utelämnade: %(blocks)s (regel 5.3)"),
+    "send exactly one answer to: %(what)s": (
+        "envía exactamente una respuesta a: %(what)s",
+        "skicka exakt ett svar på: %(what)s"),
+    "this does not answer: %(what)s": (
+        "esto no responde a: %(what)s",
+        "detta svarar inte på: %(what)s"),
     # the club's own lines (pbem.control)
     "`%(word)s` stands alone: send `%(word)s` on its own (it is not an order of the game), and your orders in a "
     "submission of their own": (
