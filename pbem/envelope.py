@@ -547,24 +547,22 @@ def _find_block(lines: list[str]) -> tuple[int, list[tuple[int, str]]]:
         else:
             current[1].append((number, line))
     if current is not None:
-        raise EnvelopeError(
-            f"the block that begins on line {current[0]} has no {ARMOR_END!r} line; "
-            "paste the whole block, down to and including that line"
-        )
+        raise EnvelopeError(Phrase(N_("the block that begins on line %(line)s has no %(end)s line; paste the whole "
+                                      "block, down to and including that line"), line=current[0], end=repr(ARMOR_END)))
     if len(blocks) > 1:
         count = "two" if len(blocks) == 2 else str(len(blocks))
         starts = ", ".join(str(start) for start, _ in blocks)
-        raise EnvelopeError(
-            f"{count} armored blocks found (at lines {starts}); send one submission per message"
-        )
+        raise EnvelopeError(Phrase(N_("two armored blocks found (at lines %(lines)s); send one submission per message")
+                                   if count == "two" else N_("%(n)s armored blocks found (at lines %(lines)s); send one "
+                                                             "submission per message"), n=count, lines=starts))
     if not blocks:
         if quoted_begin is not None:
-            raise EnvelopeError(
-                f"no {ARMOR_BEGIN!r} line found outside quoted text (the block at line "
-                f"{quoted_begin} is quoted with '>', and quoted text is ignored); paste the "
-                "block that `pbem sign` printed without quoting it"
-            )
-        raise EnvelopeError(f"no {ARMOR_BEGIN!r} line found; {_PASTE_HINT}")
+            raise EnvelopeError(Phrase(N_(
+                "no %(begin)s line found outside quoted text (the block at line %(line)s is quoted with '>', and quoted "
+                "text is ignored); paste the block that `pbem sign` printed without quoting it"),
+                begin=repr(ARMOR_BEGIN), line=quoted_begin))
+        raise EnvelopeError(Phrase(N_("no %(begin)s line found; paste the whole block that `pbem sign` printed"),
+                                   begin=repr(ARMOR_BEGIN)))
     return blocks[0]
 
 

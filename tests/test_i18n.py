@@ -614,3 +614,17 @@ def test_the_problems_of_a_free_deployment_are_said_in_spanish() -> None:
     assert isinstance(p, Phrase) and p == text
     assert say(p, translations("es")) == ("Roma no es una de las ciudades de despliegue de César (Genua, Ravenna); "
                                           "Genua debe tener 3 bloques, no 2; omitidos: Legio 8 (regla 5.3)")
+
+
+def test_a_submission_that_cannot_be_read_is_explained_in_spanish() -> None:
+    from pbem.core.phrase import Phrase, say
+    from pbem.envelope import parse_submission
+    from pbem.errors import EnvelopeError
+    from pbem.locale import translations
+
+    with pytest.raises(EnvelopeError) as exc:
+        parse_submission(b"move Genua -> Roma: Caesar\n")
+    why = exc.value.args[0]
+    assert isinstance(why, Phrase)
+    assert str(exc.value) == "no '-----BEGIN PBEM ORDERS-----' line found; paste the whole block that `pbem sign` printed"
+    assert say(why, translations("es")).startswith("no se encontró ninguna línea '-----BEGIN PBEM ORDERS-----'")

@@ -1121,6 +1121,26 @@ MORE_PROBLEMS: dict[str, tuple[str, str]] = {
         "tiene los detalles): %(error)s",
         "domaren misslyckades med de här orderna och ändrade ingenting (ett fel i pbem, inte i dina order; "
         "spelledaren har detaljerna): %(error)s"),
+    "the block that begins on line %(line)s has no %(end)s line; paste the whole block, down to and including that "
+    "line": (
+        "el bloque que empieza en la línea %(line)s no tiene la línea %(end)s; pega el bloque entero, hasta esa línea "
+        "incluida",
+        "blocket som börjar på rad %(line)s saknar raden %(end)s; klistra in hela blocket, till och med den raden"),
+    "two armored blocks found (at lines %(lines)s); send one submission per message": (
+        "se encontraron dos bloques blindados (en las líneas %(lines)s); manda un envío por mensaje",
+        "två pansrade block hittades (på rad %(lines)s); skicka ett inskick per meddelande"),
+    "%(n)s armored blocks found (at lines %(lines)s); send one submission per message": (
+        "se encontraron %(n)s bloques blindados (en las líneas %(lines)s); manda un envío por mensaje",
+        "%(n)s pansrade block hittades (på rad %(lines)s); skicka ett inskick per meddelande"),
+    "no %(begin)s line found outside quoted text (the block at line %(line)s is quoted with '>', and quoted text is "
+    "ignored); paste the block that `pbem sign` printed without quoting it": (
+        "no se encontró ninguna línea %(begin)s fuera del texto citado (el bloque de la línea %(line)s está citado "
+        "con '>', y el texto citado se ignora); pega el bloque que imprimió `pbem sign` sin citarlo",
+        "ingen rad %(begin)s hittades utanför citerad text (blocket på rad %(line)s är citerat med '>', och citerad "
+        "text ignoreras); klistra in blocket som `pbem sign` skrev ut utan att citera det"),
+    "no %(begin)s line found; paste the whole block that `pbem sign` printed": (
+        "no se encontró ninguna línea %(begin)s; pega el bloque entero que imprimió `pbem sign`",
+        "ingen rad %(begin)s hittades; klistra in hela blocket som `pbem sign` skrev ut"),
 }
 MESSAGES.update(MORE_PROBLEMS)
 
