@@ -628,3 +628,36 @@ def test_a_submission_that_cannot_be_read_is_explained_in_spanish() -> None:
     assert isinstance(why, Phrase)
     assert str(exc.value) == "no '-----BEGIN PBEM ORDERS-----' line found; paste the whole block that `pbem sign` printed"
     assert say(why, translations("es")).startswith("no se encontró ninguna línea '-----BEGIN PBEM ORDERS-----'")
+
+
+@pytest.mark.parametrize("text", [
+    "Legio 8 is not in the battle of Roma; your blocks in the battle of Roma: none",
+    "there is no battle at Roma; battles: none",
+    "Roma is not an Enemy city (rule E2); you may name nothing",
+    "Navis 1 can reach by sea Massilia, Genua",
+    "Genua is not next to Roma; retreats go to Neapolis, Asculum",
+    "Legio 8 cannot retreat to Genua by sea (rule 7.6-7.64); it has no retreat",
+    "Legio 8 is not among the strongest blocks (rule 7.4, B2); the hit must go to Legio 9 or Legio 10",
+    "the game is over; `resign` changes nothing now",
+])
+def test_problems_a_random_game_seldom_meets_are_said_in_both_languages(text: str) -> None:
+    from pbem.core.phrase import Phrase, say
+    from pbem.games.caesar.view.phrases import problem_phrase
+    from pbem.locale import translations
+
+    p = problem_phrase(text)
+    if not isinstance(p, Phrase):  # a core problem (pbem.control) is a Phrase where it is made
+        from pbem.control import Control, apply_control
+        from pbem.core.orders import SubmissionRejected
+        from pbem.games.caesar.system import SYSTEM
+
+        adj, _ = SYSTEM.start(1, {})
+        while not adj.step().over:
+            adj.resolve(deadline=True)
+        with pytest.raises(SubmissionRejected) as exc:
+            apply_control(adj, ("Caesar", "Pompey"), "Pompey", Control("resign", 1))
+        p = exc.value.errors[0].message
+    assert isinstance(p, Phrase) and p == text
+    for lang in LANGS:
+        said = say(p, translations(lang))
+        assert said != text and " is not " not in said and " rule " not in said, said

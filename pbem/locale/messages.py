@@ -968,9 +968,9 @@ MORE_PROBLEMS: dict[str, tuple[str, str]] = {
     "there is no battle at %(loc)s; battles: %(places)s": (
         "no hay batalla en %(loc)s; batallas: %(places)s",
         "det finns ingen strid vid %(loc)s; strider: %(places)s"),
-    "%(name)s is not in the battle of %(loc)s": (
-        "%(name)s no está en la batalla de %(loc)s",
-        "%(name)s är inte med i striden vid %(loc)s"),
+    "%(block)s is not in the battle of %(loc)s": (
+        "%(block)s no está en la batalla de %(loc)s",
+        "%(block)s är inte med i striden vid %(loc)s"),
     "your blocks in the battle of %(loc)s: %(blocks)s": (
         "tus bloques en la batalla de %(loc)s: %(blocks)s",
         "dina pjäser i striden vid %(loc)s: %(blocks)s"),
@@ -1093,6 +1093,8 @@ MORE_PROBLEMS: dict[str, tuple[str, str]] = {
     "the game is over; `%(word)s` changes nothing now": ("la partida ha terminado; `%(word)s` ya no cambia nada",
                                                          "spelet är slut; `%(word)s` ändrar ingenting nu"),
     "the other side": ("el otro bando", "den andra sidan"),
+    "nothing": ("nada", "ingenting"),
+    "none": ("ninguno", "inga"),
     "no draw offer of %(who)s stands, so there is nothing to accept (an offer lapses when the game moves on past the "
     "step after the one it was made in); send `%(offer)s` to offer a draw yourself": (
         "no hay ninguna oferta de tablas de %(who)s en pie, así que no hay nada que aceptar (una oferta caduca cuando "

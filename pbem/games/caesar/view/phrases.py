@@ -343,7 +343,7 @@ _MORE_PROBLEMS = (
     N_("answer with 'regroup %(loc)s: BLOCK -> DESTINATION' lines, or 'pass'"),
     N_("battle plans are sent in the battles step; this is step %(step)s, %(title)s"),
     N_("there is no battle at %(loc)s; battles: %(places)s"),
-    N_("%(name)s is not in the battle of %(loc)s"),
+    N_("%(block)s is not in the battle of %(loc)s"),
     N_("your blocks in the battle of %(loc)s: %(blocks)s"),
     N_("%(to)s is not a port on a sea next to %(loc)s; by sea you could reach %(places)s"),
     N_("%(to)s is not next to %(loc)s; retreats go to %(places)s"),
@@ -421,7 +421,14 @@ def problem_patterns() -> Patterns:
         N_("you can raise no new block now"),
     ), kinds={**_KINDS, "name": _Q, "word": _Q, "syntax": _Q, "other": _Q, "third": _Q},
         sides=_SIDE_NAMES | {"owner"}, side_names=SIDES, default=r"[^;]+?",
-        nested={"kind": _kinds_of_name, "options": _suggestions, "control": _control})
+        nested={"kind": _kinds_of_name, "options": _suggestions, "control": _control, "places": _names,
+                "blocks": _names})
+
+
+@cache
+def _names() -> Patterns:
+    """A list of places or blocks in a problem (said as it is), or the word a list has when it is empty."""
+    return Patterns((N_("nothing"), N_("none"), "%(names)s"))
 
 
 @cache
