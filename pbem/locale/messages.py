@@ -608,7 +608,7 @@ MAIL: dict[str, tuple[str, str]] = {
 }
 MESSAGES.update(MAIL)
 
-# the problems of a submission (view/phrases.py problem_patterns): the most frequent; others stay English
+# the problems of a submission (view/phrases.py problem_patterns): the most frequent first
 PROBLEMS: dict[str, tuple[str, str]] = {
     "location": ("lugar", "plats"),
     "card": ("carta", "kort"),
