@@ -34,6 +34,7 @@ from datetime import UTC, datetime
 from pbem.core.events import ALL, Event
 from pbem.core.game import Adjudication
 from pbem.core.orders import OrderProblem, SubmissionRejected
+from pbem.core.phrase import N_, Phrase
 
 RESIGN = "resign"
 AWAY = "away"
@@ -74,16 +75,17 @@ def find_control(lines: Sequence[str]) -> Control | None:
     others = [(k, line) for k, line in enumerate(lines, start=1) if line.strip() and k != n]
     if others:
         word = "away until DATE" if word.startswith("away until") else word
-        raise SubmissionRejected([OrderProblem(k, line.strip(), f"`{word}` stands alone: send `{word}` on its own "
-                                                                  "(it is not an order of the game), and your orders in a submission of their own")
+        raise SubmissionRejected([OrderProblem(k, line.strip(), Phrase(N_(
+            "`%(word)s` stands alone: send `%(word)s` on its own (it is not an order of the game), and your orders in a "
+            "submission of their own"), word=word))
                                   for k, line in others])
     return Control(word, n, until)
 
 
 def _away_until(n: int, line: str, norm: str) -> str:
     m = _AWAY_RE.fullmatch(norm)
-    bad = SubmissionRejected([OrderProblem(n, line, "write it like: away until 2025-03-10 (or away until "
-                                                    "2025-03-10 18:00, UTC)")])
+    bad = SubmissionRejected([OrderProblem(n, line, Phrase(N_("write it like: away until 2025-03-10 (or away until "
+                                                              "2025-03-10 18:00, UTC)")))])
     if m is None:
         raise bad
     try:
@@ -116,8 +118,7 @@ def apply_control(adj: Adjudication, sides: Sequence[str], side: str, control: C
     offers standing now (:func:`standing_offers`). Raises :class:`SubmissionRejected` when it cannot be
     done now (the game is over; ``accept draw`` with no offer of the other side standing)."""
     if adj.step().over:
-        raise SubmissionRejected([OrderProblem(control.lineno, control.word, f"the game is over; `{control.word}` "
-                                                                             "changes nothing now")])
+        raise SubmissionRejected([OrderProblem(control.lineno, control.word, Phrase(N_("the game is over; `%(word)s` changes nothing now"), word=control.word))])
     others = [s for s in sides if s != side]
     theirs = sorted(o for o in others if o in (offers or {}))
     if control.word in (OFFER_DRAW, ACCEPT_DRAW):
@@ -126,12 +127,12 @@ def apply_control(adj: Adjudication, sides: Sequence[str], side: str, control: C
                           {"side": side, "offered_by": theirs[0]}),
                     *adj.conclude(None, DRAW_HOW)]
         if control.word == ACCEPT_DRAW:
-            who = " or ".join(others) or "the other side"
+            who = Phrase(" or ".join(others)) if len(others) == 1 else Phrase(N_("the other side"))
             raise SubmissionRejected([OrderProblem(
                 control.lineno, control.word,
-                f"no draw offer of {who} stands, so there is nothing to accept (an offer lapses when the game "
-                f"moves on past the step after the one it was made in); send `{OFFER_DRAW}` to offer a draw "
-                "yourself")])
+                Phrase(N_("no draw offer of %(who)s stands, so there is nothing to accept (an offer lapses when the "
+                          "game moves on past the step after the one it was made in); send `%(offer)s` to offer a "
+                          "draw yourself"), who=who, offer=OFFER_DRAW))])
         step = adj.step().number
         return [Event("draw-offer", ALL, offer_text(side, " or ".join(others) or "the other side", step),
                       {"side": side, "step": step, "until_step": step + OFFER_STEPS})]

@@ -246,7 +246,7 @@ def decide(
     try:
         sub = parse_password_removed(raw) if password_check else parse_submission(raw)
     except EnvelopeError as exc:
-        return Outcome(Verdict.REJECTED, reason=f"cannot read the submission: {exc}")
+        return Outcome(Verdict.REJECTED, reason=Phrase(N_("cannot read the submission: %(why)s"), why=_said(exc)))
     env = sub.envelope
     out = Outcome(Verdict.REJECTED, side=env.side, step=env.step, digest=submission_digest(sub))
     player = players.get(env.side)
@@ -274,7 +274,7 @@ def decide(
     try:
         check_addressing(sub, game=game_id, side=player.side, step=adj.step().number)
     except EnvelopeError as exc:
-        out.reason = str(exc)
+        out.reason = _said(exc)
         return out
     side = player.side
     text = "\n".join(env.orders)
@@ -301,8 +301,8 @@ def decide(
         # The trial copy is dropped, so nothing changed. The reason goes back to the side that sent the orders: the exception's text could name
         # hidden blocks or the other side's sealed orders, so only its type is given; the whole
         # traceback is for the moderator (pbem.store logs it).
-        out.reason = (f"the adjudicator failed on these orders and changed nothing (a bug in pbem, not in "
-                      f"your orders; the moderator has the details): {type(exc).__name__}")
+        out.reason = Phrase(N_("the adjudicator failed on these orders and changed nothing (a bug in pbem, not in "
+                               "your orders; the moderator has the details): %(error)s"), error=type(exc).__name__)
         out.detail = traceback.format_exc()
         return out
     out.verdict = Verdict.ACCEPTED
@@ -312,6 +312,12 @@ def decide(
     if trial.step().number != step:
         out.resolved_step = step
     return out
+
+
+def _said(exc: Exception) -> str:
+    """An error's text, as the Phrase it was raised with when it has one (said in the player's language)."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, Phrase) else str(exc)
 
 
 def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRecord], raw: bytes) -> Outcome:

@@ -34,6 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 # Keys and password hashes live in pbem.credentials, the body of a full email message
 # in pbem.transport.message; their public names are re-exported here, as before the split.
+from pbem.core.phrase import N_, Phrase
 from pbem.credentials import (
     _DUMMY_HASH,
     MAX_PASSWORD_LENGTH,  # noqa: F401 - re-exported
@@ -546,24 +547,22 @@ def _find_block(lines: list[str]) -> tuple[int, list[tuple[int, str]]]:
         else:
             current[1].append((number, line))
     if current is not None:
-        raise EnvelopeError(
-            f"the block that begins on line {current[0]} has no {ARMOR_END!r} line; "
-            "paste the whole block, down to and including that line"
-        )
+        raise EnvelopeError(Phrase(N_("the block that begins on line %(line)s has no %(end)s line; paste the whole "
+                                      "block, down to and including that line"), line=current[0], end=repr(ARMOR_END)))
     if len(blocks) > 1:
         count = "two" if len(blocks) == 2 else str(len(blocks))
         starts = ", ".join(str(start) for start, _ in blocks)
-        raise EnvelopeError(
-            f"{count} armored blocks found (at lines {starts}); send one submission per message"
-        )
+        raise EnvelopeError(Phrase(N_("two armored blocks found (at lines %(lines)s); send one submission per message")
+                                   if count == "two" else N_("%(n)s armored blocks found (at lines %(lines)s); send one "
+                                                             "submission per message"), n=count, lines=starts))
     if not blocks:
         if quoted_begin is not None:
-            raise EnvelopeError(
-                f"no {ARMOR_BEGIN!r} line found outside quoted text (the block at line "
-                f"{quoted_begin} is quoted with '>', and quoted text is ignored); paste the "
-                "block that `pbem sign` printed without quoting it"
-            )
-        raise EnvelopeError(f"no {ARMOR_BEGIN!r} line found; {_PASTE_HINT}")
+            raise EnvelopeError(Phrase(N_(
+                "no %(begin)s line found outside quoted text (the block at line %(line)s is quoted with '>', and quoted "
+                "text is ignored); paste the block that `pbem sign` printed without quoting it"),
+                begin=repr(ARMOR_BEGIN), line=quoted_begin))
+        raise EnvelopeError(Phrase(N_("no %(begin)s line found; paste the whole block that `pbem sign` printed"),
+                                   begin=repr(ARMOR_BEGIN)))
     return blocks[0]
 
 
@@ -727,25 +726,17 @@ def check_addressing(sub: SignedSubmission, *, game: str, side: str, step: int) 
     """Raise unless the submission answers this game, this side and the open step."""
     env = sub.envelope
     if env.game != game:
-        raise WrongGameError(
-            f"this submission is for game {env.game!r}, but it was sent to game {game!r}; "
-            "sign it again for the right game"
-        )
+        raise WrongGameError(Phrase(N_("this submission is for game %(sent)s, but it was sent to game %(game)s; sign it "
+                                       "again for the right game"), sent=repr(env.game), game=repr(game)))
     if env.side != side:
-        raise WrongSideError(
-            f"this submission is for side {env.side!r}, but it came from side {side!r}; "
-            "sign it again for your own side"
-        )
+        raise WrongSideError(Phrase(N_("this submission is for side %(sent)s, but it came from side %(side)s; sign it "
+                                       "again for your own side"), sent=repr(env.side), side=repr(side)))
     if env.step < step:
-        raise WrongStepError(
-            f"this answers step {env.step}, but the game is at step {step}; "
-            "that step is already resolved"
-        )
+        raise WrongStepError(Phrase(N_("this answers step %(sent)s, but the game is at step %(step)s; that step is "
+                                       "already resolved"), sent=env.step, step=step))
     if env.step > step:
-        raise WrongStepError(
-            f"this answers step {env.step}, but the game is at step {step}; "
-            f"step {env.step} is not open yet"
-        )
+        raise WrongStepError(Phrase(N_("this answers step %(sent)s, but the game is at step %(step)s; step %(sent)s is "
+                                       "not open yet"), sent=env.step, step=step))
 
 
 def submission_digest(sub: SignedSubmission) -> str:

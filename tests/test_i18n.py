@@ -478,3 +478,186 @@ def test_the_problems_of_a_rejected_submission_are_said_in_the_players_language(
     assert "esta es la etapa 1, Comienza el Año 705" in es and "corresponde a tu etapa de mando" in es, es
     assert "errors; nothing was applied" in en and "unknown card 'Vulcanus'; did you mean 'Vulcan'" in en
     assert "this is step 1, Year 705 starts: discard 1 card and play 1 card; this order belongs to your command step" in en
+
+
+# bad order lines of every kind: misspelt names, unknown places, orders for another step, too many moves,
+# bad battle plans, cards not held, duplicate lines, and each order kind written wrong
+BAD_SUBMISSIONS = (
+    "discard Vulcanus", "play 3/1", "discard", "play", "discard Vulcan\ndiscard Vulcan", "play Mars\nplay Mars",
+    "move Genua -> Roma: Legio 8", "move Genua -> Romaa: Legio 8", "move Genua Roma Legio 8", "move", "move -> : ",
+    "move Genua -> Roma", "levy", "levy Legio 99 in Roma", "levy Legio 8 in Roma", "levy Navis 1 in Roma",
+    "levy Pompey in Roma", "fight Roma", "battles", "battles Romaa", "battle", "battle Roma: charge",
+    "battle Roma: retreat round 7 all -> Genua", "battle Roma: retreat round 1 all -> Genua", "retreat Caesar to Roma",
+    "retreat", "regroup Caesar to Roma", "hit Caesar", "winter Caesar in Roma", "winter: navis", "deploy Caesar in Roma",
+    "jupiter", "jupiter Roma", "vulcan Roma", "sea", "sea Roma -> Genua: Navis 1", "main", "frobnicate", "x",
+    "move Roma -> Genua -> Massilia -> Narbo -> Tarraco: Pompey", "move Roma -> Neapolis: Legio 1, Legio 1",
+    "move Roma -> Neapolis: Pompey\nmove Roma -> Neapolis: Pompey",
+)
+
+
+def _variants(line: str) -> tuple[str, ...]:
+    """A legal order line written wrong: a letter too many, a space missing, cut short, sent twice."""
+    return (line + "x", line.replace(" ", "", 1), line[:-2], f"{line}\n{line}", line.split(" ")[0])
+
+
+def test_every_problem_of_an_order_line_is_said_in_spanish_and_swedish() -> None:
+    """The problems of many bad submissions in random positions of every kind of step are Phrases
+    whose every message has a translation, and no Spanish or Swedish text of them is the English."""
+    from pbem.core.orders import SubmissionRejected
+    from pbem.core.phrase import say
+    from pbem.games.caesar.system import SYSTEM
+    from pbem.locale import translations
+
+    catalogs = {lang: _catalog(lang) for lang in LANGS}
+    said = {lang: translations(lang) for lang in LANGS}
+    seen: set[str] = set()
+    for seed in range(2):
+        adj, _ = SYSTEM.start(seed, {})
+        for i in range(45):
+            step = adj.step()
+            if step.over:
+                break
+            for side in step.awaiting:
+                good = SYSTEM.random_orders(adj, side, seed * 1000 + i)
+                texts = BAD_SUBMISSIONS + tuple(v for ln in good.splitlines() for v in _variants(ln))
+                for text in texts:
+                    problems = list(adj.warnings(side, text))
+                    try:
+                        adj.check(side, text)
+                    except SubmissionRejected as exc:
+                        problems += exc.errors
+                    for p in problems:
+                        if p.message in seen:
+                            continue
+                        seen.add(p.message)
+                        _assert_said(p.message, catalogs)
+                        for lang in LANGS:
+                            assert say(p.message, said[lang]) != p.message, f"{lang}: {p.message!r} left in English"
+                adj.submit(side, good)
+    assert len(seen) > 100
+
+
+def test_the_club_lines_problems_are_said_in_spanish_and_swedish() -> None:
+    """A control line that does not stand alone, an absence written wrong, a draw accepted that nobody
+    offered, a control line after the game: said in the player's language; English as it always was."""
+    from pbem.control import Control, apply_control, find_control
+    from pbem.core.orders import SubmissionRejected
+    from pbem.core.phrase import say
+    from pbem.games.caesar.system import SYSTEM
+    from pbem.locale import translations
+
+    catalogs = {lang: _catalog(lang) for lang in LANGS}
+    problems = []
+    for lines in (["resign", "play Mars"], ["away until tomorrow"]):
+        with pytest.raises(SubmissionRejected) as exc:
+            find_control(lines)
+        problems += exc.value.errors
+    adj, _ = SYSTEM.start(1, {})
+    with pytest.raises(SubmissionRejected) as exc:
+        apply_control(adj, ("Caesar", "Pompey"), "Pompey", Control("accept draw", 1), {})
+    problems += exc.value.errors
+    assert problems[0].message == ("`resign` stands alone: send `resign` on its own (it is not an order of the game), "
+                                   "and your orders in a submission of their own")
+    assert problems[-1].message.startswith("no draw offer of Caesar stands")
+    for p in problems:
+        _assert_said(p.message, catalogs)
+        for lang in LANGS:
+            assert say(p.message, translations(lang)) != p.message
+    assert "no hay ninguna oferta de tablas de César" in say(problems[-1].message, translations("es"))
+
+
+def test_the_sides_inside_the_reserves_and_the_deadline_lists_are_said_in_prose() -> None:
+    from pbem.core.phrase import Phrase, say
+    from pbem.games.caesar.view.phrases import read
+    from pbem.locale import translations
+
+    reserves = read("reserves", "Reserves arrive at Roma: Caesar Legio 8 III, Pompey Navis 1 II")
+    late = read("deadline", "Step 4: the deadline passed without orders from Caesar, Pompey; defaults apply")
+    assert isinstance(reserves, Phrase) and isinstance(late, Phrase)
+    assert reserves == "Reserves arrive at Roma: Caesar Legio 8 III, Pompey Navis 1 II"  # English unchanged
+    es, sv = translations("es"), translations("sv")
+    assert say(reserves, es).endswith(": César Legio 8 III, Pompeyo Navis 1 II")
+    assert say(reserves, sv).endswith(": Caesar Legio 8 III, Pompejus Navis 1 II")
+    assert "sin órdenes de César, Pompeyo;" in say(late, es)
+    assert "utan order från Caesar, Pompejus;" in say(late, sv)
+
+
+def test_a_submission_for_another_step_is_refused_in_the_players_language(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from pbem.envelope import generate_keypair
+    from pbem.store import GameSetup, Home, PlayerSetup
+    from store_helpers import signed
+
+    keys = {s: generate_keypair() for s in Side}
+    players = tuple(replace(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text),
+                            language={Side.POMPEY: "es", Side.CAESAR: "sv"}[s]) for s in Side)
+    Home(tmp_path).create(GameSetup("g", players, seed=7)).close()
+    with Home(tmp_path).open("g") as st:
+        st.receive(signed(keys, Side.POMPEY, 3, "pass\n"), "mbox:inbox#1")
+        st.receive(signed(keys, Side.CAESAR, 3, "pass\n"), "mbox:inbox#2")
+        by = {r.recipient: r.body or "" for r in st.outbox(kind="reply")}
+    assert ("esto responde a la etapa 3, pero la partida está en la etapa 1; la etapa 3 aún no está abierta"
+            in by["Pompey"]), by["Pompey"]
+    assert "detta svarar på etapp 3, men spelet är i etapp 1; etapp 3 är inte öppen än" in by["Caesar"], by["Caesar"]
+
+
+def test_the_problems_of_a_free_deployment_are_said_in_spanish() -> None:
+    """The rules' deployment check joins its problems by '; ' and names its rule at the end."""
+    from pbem.core.phrase import Phrase, say
+    from pbem.games.caesar.view.phrases import problem_phrase
+    from pbem.locale import translations
+
+    text = ("Roma is not one of Caesar's set-up cities (Genua, Ravenna); Genua must hold 3 blocks, not 2; "
+            "left out: Legio 8 (rule 5.3)")
+    p = problem_phrase(text)
+    assert isinstance(p, Phrase) and p == text
+    assert say(p, translations("es")) == ("Roma no es una de las ciudades de despliegue de César (Genua, Ravenna); "
+                                          "Genua debe tener 3 bloques, no 2; omitidos: Legio 8 (regla 5.3)")
+
+
+def test_a_submission_that_cannot_be_read_is_explained_in_spanish() -> None:
+    from pbem.core.phrase import Phrase, say
+    from pbem.envelope import parse_submission
+    from pbem.errors import EnvelopeError
+    from pbem.locale import translations
+
+    with pytest.raises(EnvelopeError) as exc:
+        parse_submission(b"move Genua -> Roma: Caesar\n")
+    why = exc.value.args[0]
+    assert isinstance(why, Phrase)
+    assert str(exc.value) == "no '-----BEGIN PBEM ORDERS-----' line found; paste the whole block that `pbem sign` printed"
+    assert say(why, translations("es")).startswith("no se encontró ninguna línea '-----BEGIN PBEM ORDERS-----'")
+
+
+@pytest.mark.parametrize("text", [
+    "Legio 8 is not in the battle of Roma; your blocks in the battle of Roma: none",
+    "there is no battle at Roma; battles: none",
+    "Roma is not an Enemy city (rule E2); you may name nothing",
+    "Navis 1 can reach by sea Massilia, Genua",
+    "Genua is not next to Roma; retreats go to Neapolis, Asculum",
+    "Legio 8 cannot retreat to Genua by sea (rule 7.6-7.64); it has no retreat",
+    "Legio 8 is not among the strongest blocks (rule 7.4, B2); the hit must go to Legio 9 or Legio 10",
+    "the game is over; `resign` changes nothing now",
+])
+def test_problems_a_random_game_seldom_meets_are_said_in_both_languages(text: str) -> None:
+    from pbem.core.phrase import Phrase, say
+    from pbem.games.caesar.view.phrases import problem_phrase
+    from pbem.locale import translations
+
+    p = problem_phrase(text)
+    if not isinstance(p, Phrase):  # a core problem (pbem.control) is a Phrase where it is made
+        from pbem.control import Control, apply_control
+        from pbem.core.orders import SubmissionRejected
+        from pbem.games.caesar.system import SYSTEM
+
+        adj, _ = SYSTEM.start(1, {})
+        while not adj.step().over:
+            adj.resolve(deadline=True)
+        with pytest.raises(SubmissionRejected) as exc:
+            apply_control(adj, ("Caesar", "Pompey"), "Pompey", Control("resign", 1))
+        p = exc.value.errors[0].message
+    assert isinstance(p, Phrase) and p == text
+    for lang in LANGS:
+        said = say(p, translations(lang))
+        assert said != text and " is not " not in said and " rule " not in said, said

@@ -608,7 +608,7 @@ MAIL: dict[str, tuple[str, str]] = {
 }
 MESSAGES.update(MAIL)
 
-# the problems of a submission (view/phrases.py problem_patterns): the most frequent; others stay English
+# the problems of a submission (view/phrases.py problem_patterns): the most frequent first
 PROBLEMS: dict[str, tuple[str, str]] = {
     "location": ("lugar", "plats"),
     "card": ("carta", "kort"),
@@ -723,6 +723,429 @@ PROBLEMS: dict[str, tuple[str, str]] = {
 }
 MESSAGES.update(PROBLEMS)
 
+# the rest of the problems of an order line (view/phrases.py _MORE_PROBLEMS)
+MORE_PROBLEMS: dict[str, tuple[str, str]] = {
+    "unknown order %(word)s Orders start with one of: %(orders)s": (
+        "orden desconocida %(word)s. Las órdenes empiezan por una de: %(orders)s",
+        "okänd order %(word)s. Order börjar med något av: %(orders)s"),
+    "unknown order %(word)s; did you mean %(options)s? Orders start with one of: %(orders)s": (
+        "orden desconocida %(word)s; ¿quisiste decir %(options)s? Las órdenes empiezan por una de: %(orders)s",
+        "okänd order %(word)s; menade du %(options)s? Order börjar med något av: %(orders)s"),
+    "no blocks named after ':' ; write %(form)s": (
+        "ningún bloque nombrado tras ':'; escribe %(form)s",
+        "inga pjäser nämnda efter ':'; skriv %(form)s"),
+    "write %(syntax)s": (
+        "escribe %(syntax)s",
+        "skriv %(syntax)s"),
+    "write %(syntax)s or %(other)s": (
+        "escribe %(syntax)s o %(other)s",
+        "skriv %(syntax)s eller %(other)s"),
+    "write %(syntax)s, %(other)s or %(third)s": (
+        "escribe %(syntax)s, %(other)s o %(third)s",
+        "skriv %(syntax)s, %(other)s eller %(third)s"),
+    "write %(syntax)s (the road of the Main Attack)": (
+        "escribe %(syntax)s (la carretera del Ataque Principal)",
+        "skriv %(syntax)s (vägen för huvudanfallet)"),
+    "write %(syntax)s in the order you want them fought": (
+        "escribe %(syntax)s en el orden en que quieres librarlas",
+        "skriv %(syntax)s i den ordning du vill utkämpa dem"),
+    "an amphibious move goes port -> sea [-> sea] -> port": (
+        "un movimiento anfibio va puerto -> mar [-> mar] -> puerto",
+        "en skeppning går hamn -> hav [-> hav] -> hamn"),
+    "after 'jupiter CITY:' only 'Cleopatra' may be named; the block is drawn at random": (
+        "tras 'jupiter CIUDAD:' solo puede nombrarse 'Cleopatra'; el bloque se saca al azar",
+        "efter 'jupiter STAD:' får bara 'Cleopatra' nämnas; pjäsen dras slumpvis"),
+    "did you mean 'no event'?": (
+        "¿quisiste decir 'no event'?",
+        "menade du 'no event'?"),
+    "a battle is named twice": (
+        "una batalla está nombrada dos veces",
+        "en strid är nämnd två gånger"),
+    "unknown battle plan %(word)s; use retreat, hits or order": (
+        "plan de batalla desconocido %(word)s; usa retreat, hits u order",
+        "okänd stridsplan %(word)s; använd retreat, hits eller order"),
+    "round %(word)s must be 2, 3 or 4": (
+        "la ronda %(word)s debe ser 2, 3 o 4",
+        "rond %(word)s måste vara 2, 3 eller 4"),
+    "round %(n)s: retreats are possible in rounds 2, 3 and 4 (7.6)": (
+        "ronda %(n)s: las retiradas son posibles en las rondas 2, 3 y 4 (7.6)",
+        "rond %(n)s: reträtter är möjliga i rond 2, 3 och 4 (7.6)"),
+    "location %(name)s is ambiguous: it could be %(places)s": (
+        "el lugar %(name)s es ambiguo: podría ser %(places)s",
+        "platsen %(name)s är tvetydig: det kan vara %(places)s"),
+    "%(card)s is not in %(side)s's hand (rule 2.1); you hold %(cards)s": (
+        "%(card)s no está en la mano de %(side)s (regla 2.1); tienes %(cards)s",
+        "%(card)s finns inte på %(side)ss hand (regel 2.1); du har %(cards)s"),
+    "Apollo cannot be played on the first game turn of a Year: there is no card to copy (rule C2)": (
+        "Apollo no puede jugarse en el primer turno de juego de un Año: no hay carta que copiar (regla C2)",
+        "Apollo kan inte spelas i årets första drag: det finns inget kort att kopiera (regel C2)"),
+    "%(block)s is a %(owner)s block, not one of yours": (
+        "%(block)s es un bloque de %(owner)s, no uno de los tuyos",
+        "%(block)s är en pjäs för %(owner)s, inte en av dina"),
+    "%(block)s is a %(owner)s block, not one of yours (rule %(rule)s)": (
+        "%(block)s es un bloque de %(owner)s, no uno de los tuyos (regla %(rule)s)",
+        "%(block)s är en pjäs för %(owner)s, inte en av dina (regel %(rule)s)"),
+    "%(block)s defected to %(side)s: it is not yours now": (
+        "%(block)s desertó a %(side)s: ya no es tuyo",
+        "%(block)s hoppade av till %(side)s: den är inte din nu"),
+    "%(block)s defected to %(side)s: it is not yours now (rule %(rule)s)": (
+        "%(block)s desertó a %(side)s: ya no es tuyo (regla %(rule)s)",
+        "%(block)s hoppade av till %(side)s: den är inte din nu (regel %(rule)s)"),
+    "Cleopatra fights for %(side)s now, not for you": (
+        "Cleopatra lucha ahora por %(side)s, no por ti",
+        "Cleopatra strider nu för %(side)s, inte för dig"),
+    "Cleopatra fights for %(side)s now, not for you (rule %(rule)s)": (
+        "Cleopatra lucha ahora por %(side)s, no por ti (regla %(rule)s)",
+        "Cleopatra strider nu för %(side)s, inte för dig (regel %(rule)s)"),
+    "there is no block %(name)s": (
+        "no existe el bloque %(name)s",
+        "det finns ingen pjäs %(name)s"),
+    "there is no block %(name)s (rule %(rule)s)": (
+        "no existe el bloque %(name)s (regla %(rule)s)",
+        "det finns ingen pjäs %(name)s (regel %(rule)s)"),
+    "%(block)s is dead, not on the map (rule %(rule)s)": (
+        "%(block)s ha muerto, no está en el mapa (regla %(rule)s)",
+        "%(block)s är död, inte på kartan (regel %(rule)s)"),
+    "%(block)s is dead, not on the map": (
+        "%(block)s ha muerto, no está en el mapa",
+        "%(block)s är död, inte på kartan"),
+    "%(block)s is in your levy pool, not on the map": (
+        "%(block)s está en tu reserva de leva, no en el mapa",
+        "%(block)s är i din rekryteringspool, inte på kartan"),
+    "%(block)s is in your levy pool, not on the map (rule %(rule)s)": (
+        "%(block)s está en tu reserva de leva, no en el mapa (regla %(rule)s)",
+        "%(block)s är i din rekryteringspool, inte på kartan (regel %(rule)s)"),
+    "%(block)s was eliminated, not on the map": (
+        "%(block)s fue eliminado, no está en el mapa",
+        "%(block)s är eliminerad, inte på kartan"),
+    "Cleopatra is never levied: she changes sides instead (7.52)": (
+        "Cleopatra nunca se leva: en su lugar cambia de bando (7.52)",
+        "Cleopatra rekryteras aldrig: hon byter sida i stället (7.52)"),
+    "%(block)s is already on the map; to strengthen it write a step levy (6.4)": (
+        "%(block)s ya está en el mapa; para reforzarlo escribe una leva de paso (6.4)",
+        "%(block)s står redan på kartan; för att förstärka den skriv en stegrekrytering (6.4)"),
+    "%(block)s was killed: leaders are eliminated for good (7.51)": (
+        "%(block)s murió: los líderes quedan eliminados para siempre (7.51)",
+        "%(block)s har dödats: ledare elimineras för gott (7.51)"),
+    "%(block)s was eliminated this Year and cannot be levied before the next (5.2, 7.5)": (
+        "%(block)s fue eliminado este Año y no puede levarse hasta el siguiente (5.2, 7.5)",
+        "%(block)s eliminerades i år och kan inte rekryteras förrän nästa år (5.2, 7.5)"),
+    "%(block)s can be levied only after one of %(side)s's leaders has been killed (7.51, M8)": (
+        "%(block)s solo puede levarse después de que muera uno de los líderes de %(side)s (7.51, M8)",
+        "%(block)s kan rekryteras först när en av %(side)ss ledare har dödats (7.51, M8)"),
+    "unknown city %(name)s": (
+        "ciudad desconocida %(name)s",
+        "okänd stad %(name)s"),
+    "%(loc)s is not a major port: Navis are built in Friendly major ports (3.26, 6.4)": (
+        "%(loc)s no es un puerto principal: las Navis se construyen en puertos principales Amigos (3.26, 6.4)",
+        "%(loc)s är ingen storhamn: navis byggs i egna storhamnar (3.26, 6.4)"),
+    "%(block)s is raised only in %(loc)s (6.4)": (
+        "%(block)s solo se leva en %(loc)s (6.4)",
+        "%(block)s rekryteras bara i %(loc)s (6.4)"),
+    "%(block)s is at full strength (%(roman)s) (3.11)": (
+        "%(block)s está a plena fuerza (%(roman)s) (3.11)",
+        "%(block)s har full styrka (%(roman)s) (3.11)"),
+    "%(block)s is at sea: steps are added to Navis only in port (6.4)": (
+        "%(block)s está en el mar: los pasos se añaden a las Navis solo en puerto (6.4)",
+        "%(block)s är till sjöss: steg läggs till navis bara i hamn (6.4)"),
+    "%(loc)s is %(control)s: steps are added only in Friendly cities (6.4)": (
+        "%(loc)s es %(control)s: los pasos solo se añaden en ciudades Amigas (6.4)",
+        "%(loc)s är %(control)s: steg läggs bara till i egna städer (6.4)"),
+    "%(side)s is not levying now (rule 6.4)": (
+        "%(side)s no está levando ahora (regla 6.4)",
+        "%(side)s rekryterar inte nu (regel 6.4)"),
+    "%(side)s is not moving now (rule 6.0)": (
+        "%(side)s no está moviendo ahora (regla 6.0)",
+        "%(side)s flyttar inte nu (regel 6.0)"),
+    "%(block)s is in %(loc)s, not %(origin)s (rule 6.3)": (
+        "%(block)s está en %(loc)s, no en %(origin)s (regla 6.3)",
+        "%(block)s står i %(loc)s, inte i %(origin)s (regel 6.3)"),
+    "%(card)s allows one group move and it was made from %(loc)s (E3-E6)": (
+        "%(card)s permite un movimiento de grupo y ya se hizo desde %(loc)s (E3-E6)",
+        "%(card)s tillåter en gruppförflyttning och den gjordes från %(loc)s (E3-E6)"),
+    "%(card)s allows one group move (E3-E6)": (
+        "%(card)s permite un movimiento de grupo (E3-E6)",
+        "%(card)s tillåter en gruppförflyttning (E3-E6)"),
+    "Neptune moves Navis only (E4)": (
+        "Neptuno mueve solo Navis (E4)",
+        "Neptune flyttar bara navis (E4)"),
+    "%(card)s allows one group move; amphibious moves need a command card (6.3)": (
+        "%(card)s permite un movimiento de grupo; los movimientos anfibios necesitan una carta de mando (6.3)",
+        "%(card)s tillåter en gruppförflyttning; skeppningar kräver ett befälskort (6.3)"),
+    "%(block)s has no amphibious move now": (
+        "%(block)s no tiene ningún movimiento anfibio ahora",
+        "%(block)s har ingen skeppning nu"),
+    "%(block)s can reach by sea %(places)s": (
+        "%(block)s puede llegar por mar a %(places)s",
+        "%(block)s kan nå sjövägen %(places)s"),
+    "you have not attacked %(loc)s this turn (rule 7.3); you attacked %(places)s": (
+        "no has atacado %(loc)s este turno (regla 7.3); atacaste %(places)s",
+        "du har inte anfallit %(loc)s i detta drag (regel 7.3); du anföll %(places)s"),
+    "you have not attacked %(loc)s this turn (rule 7.3); you have attacked nothing yet": (
+        "no has atacado %(loc)s este turno (regla 7.3); todavía no has atacado nada",
+        "du har inte anfallit %(loc)s i detta drag (regel 7.3); du har inte anfallit något än"),
+    "none of your blocks entered %(loc)s from %(origin)s (rule 7.3); they came from %(places)s": (
+        "ninguno de tus bloques entró en %(loc)s desde %(origin)s (regla 7.3); vinieron de %(places)s",
+        "ingen av dina pjäser gick in i %(loc)s från %(origin)s (regel 7.3); de kom från %(places)s"),
+    "%(side)s has no event choice to make now": (
+        "%(side)s no tiene ahora ninguna elección de evento",
+        "%(side)s har inget händelseval att göra nu"),
+    "your event is %(card)s, not %(other_card)s": (
+        "tu evento es %(card)s, no %(other_card)s",
+        "din händelse är %(card)s, inte %(other_card)s"),
+    "%(loc)s is not an Enemy city next to one of your Friendly cities, nor a sea with enemy Navis next to "
+       "a Friendly port (rule E1); you may name %(places)s": (
+        "%(loc)s no es una ciudad Enemiga junto a una de tus ciudades Amigas, ni un mar con Navis enemigas "
+           "junto a un puerto Amigo (regla E1); puedes nombrar %(places)s",
+        "%(loc)s är varken en fientlig stad intill en av dina egna städer eller ett hav med fientliga navis "
+           "intill en egen hamn (regel E1); du kan nämna %(places)s"),
+    "Cleopatra's blue block is not an enemy block in %(loc)s (rule E1)": (
+        "el bloque azul de Cleopatra no es un bloque enemigo en %(loc)s (regla E1)",
+        "Cleopatras blå pjäs är ingen fientlig pjäs i %(loc)s (regel E1)"),
+    "a defector from %(loc)s can only go to an adjacent Friendly city of yours (rule E1); that is %(places)s": (
+        "un desertor de %(loc)s solo puede ir a una ciudad Amiga tuya adyacente (regla E1); es decir %(places)s",
+        "en avhoppare från %(loc)s kan bara gå till en angränsande egen stad (regel E1); det vill säga %(places)s"),
+    "%(loc)s is not an Enemy city (rule E2); you may name %(places)s": (
+        "%(loc)s no es una ciudad Enemiga (regla E2); puedes nombrar %(places)s",
+        "%(loc)s är ingen fientlig stad (regel E2); du kan nämna %(places)s"),
+    "%(loc)s is not a battle you started this turn (rule E3, E4); you may name %(places)s": (
+        "%(loc)s no es una batalla que hayas iniciado este turno (regla E3, E4); puedes nombrar %(places)s",
+        "%(loc)s är ingen strid du inledde i detta drag (regel E3, E4); du kan nämna %(places)s"),
+    "no battle is being fought now (rule 7.1)": (
+        "no se está librando ninguna batalla ahora (regla 7.1)",
+        "ingen strid utkämpas nu (regel 7.1)"),
+    "the battle of %(loc)s is not over yet (rule 7.1)": (
+        "la batalla de %(loc)s aún no ha terminado (regla 7.1)",
+        "striden vid %(loc)s är inte över än (regel 7.1)"),
+    "there is no battle to fight at %(loc)s (rule 7.1); battles left: %(places)s": (
+        "no hay batalla que librar en %(loc)s (regla 7.1); batallas pendientes: %(places)s",
+        "det finns ingen strid att utkämpa vid %(loc)s (regel 7.1); strider kvar: %(places)s"),
+    "it is not %(block)s's battle turn (rule 7.2); the turn belongs to %(blocks)s": (
+        "no es el turno de batalla de %(block)s (regla 7.2); el turno es de %(blocks)s",
+        "det är inte %(block)ss tur i striden (regel 7.2); turen tillhör %(blocks)s"),
+    "attacking blocks must retreat in Round 4 and cannot fire (rule 7.2, B4)": (
+        "los bloques atacantes deben retirarse en la Ronda 4 y no pueden disparar (regla 7.2, B4)",
+        "anfallande pjäser måste retirera i rond 4 och kan inte slå (regel 7.2, B4)"),
+    "attacking blocks must retreat in Round 4 (rule 7.2, B4)": (
+        "los bloques atacantes deben retirarse en la Ronda 4 (regla 7.2, B4)",
+        "anfallande pjäser måste retirera i rond 4 (regel 7.2, B4)"),
+    "no retreats in Round 1 (rule 7.6)": (
+        "no hay retiradas en la Ronda 1 (regla 7.6)",
+        "inga reträtter i rond 1 (regel 7.6)"),
+    "no hit to assign now (rule 7.4)": (
+        "ningún impacto que asignar ahora (regla 7.4)",
+        "ingen träff att fördela nu (regel 7.4)"),
+    "no regroup now (rule 7.7)": (
+        "ningún reagrupamiento ahora (regla 7.7)",
+        "ingen omgruppering nu (regel 7.7)"),
+    "the Navis to place now is %(block)s in %(loc)s (rule 8.3)": (
+        "la Navis que se coloca ahora es %(block)s en %(loc)s (regla 8.3)",
+        "navisen som ska placeras nu är %(block)s i %(loc)s (regel 8.3)"),
+    "%(loc)s is not a Friendly port on %(sea)s (rule 8.3); choose %(places)s": (
+        "%(loc)s no es un puerto Amigo de %(sea)s (regla 8.3); elige %(places)s",
+        "%(loc)s är ingen egen hamn vid %(sea)s (regel 8.3); välj %(places)s"),
+    "Cleopatra cannot be disbanded (rule 8.5)": (
+        "Cleopatra no puede disolverse (regla 8.5)",
+        "Cleopatra kan inte upplösas (regel 8.5)"),
+    "the surplus must come from the blocks in %(loc)s (Cleopatra cannot be disbanded) (rule 8.4); choose "
+       "from %(blocks)s": (
+        "el excedente debe salir de los bloques de %(loc)s (Cleopatra no puede disolverse) (regla 8.4); elige "
+           "entre %(blocks)s",
+        "överskottet måste tas från pjäserna i %(loc)s (Cleopatra kan inte upplösas) (regel 8.4); välj bland "
+           "%(blocks)s"),
+    "%(loc)s is deployed twice (lines %(n)s and %(m)s): one line per city": (
+        "%(loc)s se despliega dos veces (líneas %(n)s y %(m)s): una línea por ciudad",
+        "%(loc)s ställs upp två gånger (rad %(n)s och %(m)s): en rad per stad"),
+    "no Levy Points left: %(card)s gives %(n)s and they are all used (6.4)": (
+        "no quedan Puntos de Leva: %(card)s da %(n)s y ya se han usado todos (6.4)",
+        "inga rekryteringspoäng kvar: %(card)s ger %(n)s och alla är använda (6.4)"),
+    "answer with 'regroup %(loc)s: BLOCK -> DESTINATION' lines, or 'pass'": (
+        "responde con líneas 'regroup %(loc)s: BLOQUE -> DESTINO', o 'pass'",
+        "svara med rader 'regroup %(loc)s: PJÄS -> MÅL', eller 'pass'"),
+    "battle plans are sent in the battles step; this is step %(step)s, %(title)s": (
+        "los planes de batalla se envían en la etapa de batallas; esta es la etapa %(step)s, %(title)s",
+        "stridsplaner skickas i stridsetappen; detta är etapp %(step)s, %(title)s"),
+    "there is no battle at %(loc)s; battles: %(places)s": (
+        "no hay batalla en %(loc)s; batallas: %(places)s",
+        "det finns ingen strid vid %(loc)s; strider: %(places)s"),
+    "%(block)s is not in the battle of %(loc)s": (
+        "%(block)s no está en la batalla de %(loc)s",
+        "%(block)s är inte med i striden vid %(loc)s"),
+    "your blocks in the battle of %(loc)s: %(blocks)s": (
+        "tus bloques en la batalla de %(loc)s: %(blocks)s",
+        "dina pjäser i striden vid %(loc)s: %(blocks)s"),
+    "%(to)s is not a port on a sea next to %(loc)s; by sea you could reach %(places)s": (
+        "%(to)s no es un puerto en un mar junto a %(loc)s; por mar podrías llegar a %(places)s",
+        "%(to)s är ingen hamn vid ett hav intill %(loc)s; sjövägen kunde du nå %(places)s"),
+    "%(to)s is not next to %(loc)s; retreats go to %(places)s": (
+        "%(to)s no está junto a %(loc)s; las retiradas van a %(places)s",
+        "%(to)s ligger inte intill %(loc)s; reträtter går till %(places)s"),
+    "%(to)s is not next to %(loc)s; regroups go to %(places)s": (
+        "%(to)s no está junto a %(loc)s; los reagrupamientos van a %(places)s",
+        "%(to)s ligger inte intill %(loc)s; omgrupperingar går till %(places)s"),
+    "unknown block %(block)s": (
+        "bloque desconocido %(block)s",
+        "okänd pjäs %(block)s"),
+    "%(block)s is not a Navis": (
+        "%(block)s no es una Navis",
+        "%(block)s är ingen navis"),
+    "%(loc)s is not a port": (
+        "%(loc)s no es un puerto",
+        "%(loc)s är ingen hamn"),
+    "one event order only": (
+        "solo una orden de evento",
+        "bara en händelseorder"),
+    "%(card)s is your whole command this turn: no moves or levies (E1, E2)": (
+        "%(card)s es todo tu mando este turno: ni movimientos ni levas (E1, E2)",
+        "%(card)s är hela ditt befäl i detta drag: inga förflyttningar eller rekryteringar (E1, E2)"),
+    "%(word)s is the order of the %(event)s event; your card is %(card)s: one group move (E3-E6)": (
+        "%(word)s es la orden del evento %(event)s; tu carta es %(card)s: un movimiento de grupo (E3-E6)",
+        "%(word)s är ordern för händelsen %(event)s; ditt kort är %(card)s: en gruppförflyttning (E3-E6)"),
+    "%(word)s is the order of the %(event)s event; your card is %(card)s (%(n)s Moves, %(m)s Levies): "
+       "send moves and levies": (
+        "%(word)s es la orden del evento %(event)s; tu carta es %(card)s (%(n)s Movimientos, %(m)s Levas): "
+           "envía movimientos y levas",
+        "%(word)s är ordern för händelsen %(event)s; ditt kort är %(card)s (%(n)s förflyttningar, %(m)s "
+           "rekryteringar): skicka förflyttningar och rekryteringar"),
+    "'no event' is for an event card; your card is %(card)s (%(n)s Moves, %(m)s Levies): send moves and levies": (
+        "'no event' es para una carta de evento; tu carta es %(card)s (%(n)s Movimientos, %(m)s Levas): envía "
+           "movimientos y levas",
+        "'no event' gäller ett händelsekort; ditt kort är %(card)s (%(n)s förflyttningar, %(m)s "
+           "rekryteringar): skicka förflyttningar och rekryteringar"),
+    "an event card gives no levies (%(card)s)": (
+        "una carta de evento no da levas (%(card)s)",
+        "ett händelsekort ger inga rekryteringar (%(card)s)"),
+    "%(block)s cannot retreat to %(to)s (rule 7.6-7.64)": (
+        "%(block)s no puede retirarse a %(to)s (regla 7.6-7.64)",
+        "%(block)s kan inte retirera till %(to)s (regel 7.6-7.64)"),
+    "%(block)s cannot retreat to %(to)s by sea (rule 7.6-7.64)": (
+        "%(block)s no puede retirarse por mar a %(to)s (regla 7.6-7.64)",
+        "%(block)s kan inte retirera sjövägen till %(to)s (regel 7.6-7.64)"),
+    "it can retreat to %(places)s": (
+        "puede retirarse a %(places)s",
+        "den kan retirera till %(places)s"),
+    "it has no retreat": (
+        "no tiene retirada",
+        "den har ingen reträtt"),
+    "%(block)s cannot regroup to %(to)s (rule 7.7, 7.83, B6)": (
+        "%(block)s no puede reagruparse en %(to)s (regla 7.7, 7.83, B6)",
+        "%(block)s kan inte omgruppera till %(to)s (regel 7.7, 7.83, B6)"),
+    "it can regroup to %(places)s": (
+        "puede reagruparse en %(places)s",
+        "den kan omgruppera till %(places)s"),
+    "it cannot regroup": (
+        "no puede reagruparse",
+        "den kan inte omgruppera"),
+    "%(block)s is not among the strongest blocks (rule 7.4, B2)": (
+        "%(block)s no está entre los bloques más fuertes (regla 7.4, B2)",
+        "%(block)s är inte bland de starkaste pjäserna (regel 7.4, B2)"),
+    "the hit must go to %(blocks)s": (
+        "el impacto debe ir a %(blocks)s",
+        "träffen måste gå till %(blocks)s"),
+    "only a retreat has a destination; to %(action)s, name no place (rule 7.2)": (
+        "solo una retirada tiene destino; para %(action)s, no nombres ningún lugar (regla 7.2)",
+        "bara en reträtt har ett mål; för att %(action)s, nämn ingen plats (regel 7.2)"),
+    "%(loc)s is not one of %(side)s's set-up cities (%(places)s)": (
+        "%(loc)s no es una de las ciudades de despliegue de %(side)s (%(places)s)",
+        "%(loc)s är inte en av %(side)ss uppställningsstäder (%(places)s)"),
+    "%(loc)s is not one of %(side)s's set-up cities (%(places)s) (rule 5.3)": (
+        "%(loc)s no es una de las ciudades de despliegue de %(side)s (%(places)s) (regla 5.3)",
+        "%(loc)s är inte en av %(side)ss uppställningsstäder (%(places)s) (regel 5.3)"),
+    "%(block)s is a Navis and %(loc)s is not a port (4.1)": (
+        "%(block)s es una Navis y %(loc)s no es un puerto (4.1)",
+        "%(block)s är en navis och %(loc)s är ingen hamn (4.1)"),
+    "%(block)s is a Navis and %(loc)s is not a port (4.1) (rule 5.3)": (
+        "%(block)s es una Navis y %(loc)s no es un puerto (4.1) (regla 5.3)",
+        "%(block)s är en navis och %(loc)s är ingen hamn (4.1) (regel 5.3)"),
+    "%(loc)s must hold %(n)s blocks, not %(m)s": (
+        "%(loc)s debe tener %(n)s bloques, no %(m)s",
+        "%(loc)s måste ha %(n)s pjäser, inte %(m)s"),
+    "%(loc)s must hold %(n)s blocks, not %(m)s (rule 5.3)": (
+        "%(loc)s debe tener %(n)s bloques, no %(m)s (regla 5.3)",
+        "%(loc)s måste ha %(n)s pjäser, inte %(m)s (regel 5.3)"),
+    "not in the historical set-up (or placed twice): %(blocks)s": (
+        "no están en el despliegue histórico (o se colocaron dos veces): %(blocks)s",
+        "inte med i den historiska uppställningen (eller placerade två gånger): %(blocks)s"),
+    "not in the historical set-up (or placed twice): %(blocks)s (rule 5.3)": (
+        "no están en el despliegue histórico (o se colocaron dos veces): %(blocks)s (regla 5.3)",
+        "inte med i den historiska uppställningen (eller placerade två gånger): %(blocks)s (regel 5.3)"),
+    "left out: %(blocks)s": (
+        "omitidos: %(blocks)s",
+        "utelämnade: %(blocks)s"),
+    "left out: %(blocks)s (rule 5.3)": (
+        "omitidos: %(blocks)s (regla 5.3)",
+        "utelämnade: %(blocks)s (regel 5.3)"),
+    "send exactly one answer to: %(what)s": (
+        "envía exactamente una respuesta a: %(what)s",
+        "skicka exakt ett svar på: %(what)s"),
+    "this does not answer: %(what)s": (
+        "esto no responde a: %(what)s",
+        "detta svarar inte på: %(what)s"),
+    # the club's own lines (pbem.control)
+    "`%(word)s` stands alone: send `%(word)s` on its own (it is not an order of the game), and your orders in a "
+    "submission of their own": (
+        "`%(word)s` va sola: envía `%(word)s` por sí sola (no es una orden del juego), y tus órdenes en un envío aparte",
+        "`%(word)s` står ensam: skicka `%(word)s` för sig (det är ingen order i spelet), och dina order i ett eget "
+        "inskick"),
+    "write it like: away until 2025-03-10 (or away until 2025-03-10 18:00, UTC)": (
+        "escríbelo así: away until 2025-03-10 (o away until 2025-03-10 18:00, UTC)",
+        "skriv så här: away until 2025-03-10 (eller away until 2025-03-10 18:00, UTC)"),
+    "the game is over; `%(word)s` changes nothing now": ("la partida ha terminado; `%(word)s` ya no cambia nada",
+                                                         "spelet är slut; `%(word)s` ändrar ingenting nu"),
+    "the other side": ("el otro bando", "den andra sidan"),
+    "nothing": ("nada", "ingenting"),
+    "none": ("ninguno", "inga"),
+    "no draw offer of %(who)s stands, so there is nothing to accept (an offer lapses when the game moves on past the "
+    "step after the one it was made in); send `%(offer)s` to offer a draw yourself": (
+        "no hay ninguna oferta de tablas de %(who)s en pie, así que no hay nada que aceptar (una oferta caduca cuando "
+        "la partida pasa de la etapa siguiente a aquella en que se hizo); envía `%(offer)s` para ofrecer tablas tú",
+        "inget erbjudande om remi från %(who)s gäller, så det finns inget att anta (ett erbjudande upphör när spelet "
+        "går förbi etappen efter den det gjordes i); skicka `%(offer)s` för att själv erbjuda remi"),
+    # the envelope's addressing and the verdict's reasons (pbem.envelope, pbem.decide)
+    "this submission is for game %(sent)s, but it was sent to game %(game)s; sign it again for the right game": (
+        "este envío es para la partida %(sent)s, pero se mandó a la partida %(game)s; fírmalo de nuevo para la partida "
+        "correcta",
+        "det här inskicket gäller spel %(sent)s, men det skickades till spel %(game)s; signera det igen för rätt spel"),
+    "this submission is for side %(sent)s, but it came from side %(side)s; sign it again for your own side": (
+        "este envío es para el bando %(sent)s, pero llegó del bando %(side)s; fírmalo de nuevo para tu propio bando",
+        "det här inskicket gäller sidan %(sent)s, men det kom från sidan %(side)s; signera det igen för din egen sida"),
+    "this answers step %(sent)s, but the game is at step %(step)s; that step is already resolved": (
+        "esto responde a la etapa %(sent)s, pero la partida está en la etapa %(step)s; esa etapa ya está resuelta",
+        "detta svarar på etapp %(sent)s, men spelet är i etapp %(step)s; den etappen är redan avgjord"),
+    "this answers step %(sent)s, but the game is at step %(step)s; step %(sent)s is not open yet": (
+        "esto responde a la etapa %(sent)s, pero la partida está en la etapa %(step)s; la etapa %(sent)s aún no está "
+        "abierta",
+        "detta svarar på etapp %(sent)s, men spelet är i etapp %(step)s; etapp %(sent)s är inte öppen än"),
+    "cannot read the submission: %(why)s": ("no se puede leer el envío: %(why)s", "inskicket kan inte läsas: %(why)s"),
+    "the adjudicator failed on these orders and changed nothing (a bug in pbem, not in your orders; the moderator "
+    "has the details): %(error)s": (
+        "el adjudicador falló con estas órdenes y no cambió nada (un error de pbem, no de tus órdenes; el moderador "
+        "tiene los detalles): %(error)s",
+        "domaren misslyckades med de här orderna och ändrade ingenting (ett fel i pbem, inte i dina order; "
+        "spelledaren har detaljerna): %(error)s"),
+    "the block that begins on line %(line)s has no %(end)s line; paste the whole block, down to and including that "
+    "line": (
+        "el bloque que empieza en la línea %(line)s no tiene la línea %(end)s; pega el bloque entero, hasta esa línea "
+        "incluida",
+        "blocket som börjar på rad %(line)s saknar raden %(end)s; klistra in hela blocket, till och med den raden"),
+    "two armored blocks found (at lines %(lines)s); send one submission per message": (
+        "se encontraron dos bloques blindados (en las líneas %(lines)s); manda un envío por mensaje",
+        "två pansrade block hittades (på rad %(lines)s); skicka ett inskick per meddelande"),
+    "%(n)s armored blocks found (at lines %(lines)s); send one submission per message": (
+        "se encontraron %(n)s bloques blindados (en las líneas %(lines)s); manda un envío por mensaje",
+        "%(n)s pansrade block hittades (på rad %(lines)s); skicka ett inskick per meddelande"),
+    "no %(begin)s line found outside quoted text (the block at line %(line)s is quoted with '>', and quoted text is "
+    "ignored); paste the block that `pbem sign` printed without quoting it": (
+        "no se encontró ninguna línea %(begin)s fuera del texto citado (el bloque de la línea %(line)s está citado "
+        "con '>', y el texto citado se ignora); pega el bloque que imprimió `pbem sign` sin citarlo",
+        "ingen rad %(begin)s hittades utanför citerad text (blocket på rad %(line)s är citerat med '>', och citerad "
+        "text ignoreras); klistra in blocket som `pbem sign` skrev ut utan att citera det"),
+    "no %(begin)s line found; paste the whole block that `pbem sign` printed": (
+        "no se encontró ninguna línea %(begin)s; pega el bloque entero que imprimió `pbem sign`",
+        "ingen rad %(begin)s hittades; klistra in hela blocket som `pbem sign` skrev ut"),
+}
+MESSAGES.update(MORE_PROBLEMS)
+
 PLURALS: dict[tuple[str, str], tuple[tuple[str, str], tuple[str, str]]] = {
     ("%(num)s hit", "%(num)s hits"): (("%(num)s impacto", "%(num)s impactos"), ("%(num)s träff", "%(num)s träffar")),
     ("%(num)s block", "%(num)s blocks"): (("%(num)s bloque", "%(num)s bloques"), ("%(num)s pjäs", "%(num)s pjäser")),
@@ -750,7 +1173,8 @@ def extract() -> list[tuple[str | tuple[str, ...], str]]:
     for path in sorted(templates.rglob("*.j2")):
         for _line, msg, _comments, _ctx in extract_from_file("jinja2", str(path), options=options):
             out.append((msg, str(path.relative_to(templates.parent))))
-    for path in (package / "replies.py", package / "decide.py", package / "transport" / "outbox.py"):
+    for path in (package / "replies.py", package / "decide.py", package / "control.py", package / "envelope.py",
+                 package / "transport" / "outbox.py"):
         for _line, msg, _comments, _ctx in extract_from_file("python", str(path)):
             out.append((msg, str(path.relative_to(package.parent))))
     # what a game writes itself: its messages are marked N_("...") (pbem.core.phrase)

@@ -188,13 +188,34 @@ _EVENTS["navis-disbanded"] = _EVENTS["disband"]
 
 
 @cache
+def _side_blocks() -> Patterns:
+    """A list of blocks each after its side (the reserves arriving: ``Caesar Legio 8 III, Pompey Navis 1 II``),
+    the sides said in prose."""
+    return Patterns(("%(side)s %(block)s", "%(first)s, %(next)s"), kinds={"block": r"[^,]+"}, sides=("side",),
+                    side_names=SIDES, nested={"first": _side_block, "next": _side_blocks})
+
+
+@cache
+def _side_block() -> Patterns:
+    return Patterns(("%(side)s %(block)s",), kinds={"block": r"[^,]+"}, sides=("side",), side_names=SIDES)
+
+
+@cache
+def _side_list() -> Patterns:
+    """A list of sides (``Caesar, Pompey``), each said in prose."""
+    return Patterns(("%(side)s", "%(side)s, %(next)s"), sides=("side",), side_names=SIDES,
+                    nested={"next": _side_list})
+
+
+@cache
 def _event_patterns(kind: str) -> Patterns | None:
     messages = _EVENTS.get(kind)
     if messages is None:
         return None
+    lists = {"reserves": {"blocks": _side_blocks}, "deadline": {"sides": _side_list}}.get(kind, {})
     return _patterns(messages, cause=_causes, why=_why_player1 if kind == "player1" else (
         _plan_why if kind == "default" else _disband_why), role=_roles, what=_commands, forces=_forces,
-        how=_jupiter_how, result=result_patterns)
+        how=_jupiter_how, result=result_patterns, **lists)
 
 
 def read(kind: str, text: str) -> str:
@@ -239,11 +260,134 @@ def _suggestions() -> Patterns:
                     nested={"first": _suggestions})
 
 
+# the rest of the problems an order line meets (the parser's, the rules' own checks, a whole submission's)
+_MORE_PROBLEMS = (
+    N_("unknown order %(word)s Orders start with one of: %(orders)s"),
+    N_("unknown order %(word)s; did you mean %(options)s? Orders start with one of: %(orders)s"),
+    N_("no blocks named after ':' ; write %(form)s"),
+    N_("write %(syntax)s"),
+    N_("write %(syntax)s or %(other)s"),
+    N_("write %(syntax)s, %(other)s or %(third)s"),
+    N_("write %(syntax)s (the road of the Main Attack)"),
+    N_("write %(syntax)s in the order you want them fought"),
+    N_("an amphibious move goes port -> sea [-> sea] -> port"),
+    N_("after 'jupiter CITY:' only 'Cleopatra' may be named; the block is drawn at random"),
+    N_("did you mean 'no event'?"),
+    N_("a battle is named twice"),
+    N_("unknown battle plan %(word)s; use retreat, hits or order"),
+    N_("round %(word)s must be 2, 3 or 4"),
+    N_("round %(n)s: retreats are possible in rounds 2, 3 and 4 (7.6)"),
+    N_("location %(name)s is ambiguous: it could be %(places)s"),
+    N_("%(card)s is not in %(side)s's hand (rule 2.1); you hold %(cards)s"),
+    N_("Apollo cannot be played on the first game turn of a Year: there is no card to copy (rule C2)"),
+    N_("%(block)s is a %(owner)s block, not one of yours"),
+    N_("%(block)s is a %(owner)s block, not one of yours (rule %(rule)s)"),
+    N_("%(block)s defected to %(side)s: it is not yours now"),
+    N_("%(block)s defected to %(side)s: it is not yours now (rule %(rule)s)"),
+    N_("Cleopatra fights for %(side)s now, not for you"),
+    N_("Cleopatra fights for %(side)s now, not for you (rule %(rule)s)"),
+    N_("there is no block %(name)s"),
+    N_("there is no block %(name)s (rule %(rule)s)"),
+    N_("%(block)s is dead, not on the map (rule %(rule)s)"),
+    N_("%(block)s is dead, not on the map"),
+    N_("%(block)s is in your levy pool, not on the map"),
+    N_("%(block)s is in your levy pool, not on the map (rule %(rule)s)"),
+    N_("%(block)s was eliminated, not on the map"),
+    N_("Cleopatra is never levied: she changes sides instead (7.52)"),
+    N_("%(block)s is already on the map; to strengthen it write a step levy (6.4)"),
+    N_("%(block)s was killed: leaders are eliminated for good (7.51)"),
+    N_("%(block)s was eliminated this Year and cannot be levied before the next (5.2, 7.5)"),
+    N_("%(block)s can be levied only after one of %(side)s's leaders has been killed (7.51, M8)"),
+    N_("unknown city %(name)s"),
+    N_("%(loc)s is not a major port: Navis are built in Friendly major ports (3.26, 6.4)"),
+    N_("%(block)s is raised only in %(loc)s (6.4)"),
+    N_("%(block)s is at full strength (%(roman)s) (3.11)"),
+    N_("%(block)s is at sea: steps are added to Navis only in port (6.4)"),
+    N_("%(loc)s is %(control)s: steps are added only in Friendly cities (6.4)"),
+    N_("%(side)s is not levying now (rule 6.4)"),
+    N_("%(side)s is not moving now (rule 6.0)"),
+    N_("%(block)s is in %(loc)s, not %(origin)s (rule 6.3)"),
+    N_("%(card)s allows one group move and it was made from %(loc)s (E3-E6)"),
+    N_("%(card)s allows one group move (E3-E6)"),
+    N_("Neptune moves Navis only (E4)"),
+    N_("%(card)s allows one group move; amphibious moves need a command card (6.3)"),
+    N_("%(block)s has no amphibious move now"),
+    N_("%(block)s can reach by sea %(places)s"),
+    N_("you have not attacked %(loc)s this turn (rule 7.3); you attacked %(places)s"),
+    N_("you have not attacked %(loc)s this turn (rule 7.3); you have attacked nothing yet"),
+    N_("none of your blocks entered %(loc)s from %(origin)s (rule 7.3); they came from %(places)s"),
+    N_("%(side)s has no event choice to make now"),
+    N_("your event is %(card)s, not %(other_card)s"),
+    N_("%(loc)s is not an Enemy city next to one of your Friendly cities, nor a sea with enemy Navis next to "
+       "a Friendly port (rule E1); you may name %(places)s"),
+    N_("Cleopatra's blue block is not an enemy block in %(loc)s (rule E1)"),
+    N_("a defector from %(loc)s can only go to an adjacent Friendly city of yours (rule E1); that is %(places)s"),
+    N_("%(loc)s is not an Enemy city (rule E2); you may name %(places)s"),
+    N_("%(loc)s is not a battle you started this turn (rule E3, E4); you may name %(places)s"),
+    N_("no battle is being fought now (rule 7.1)"),
+    N_("the battle of %(loc)s is not over yet (rule 7.1)"),
+    N_("there is no battle to fight at %(loc)s (rule 7.1); battles left: %(places)s"),
+    N_("it is not %(block)s's battle turn (rule 7.2); the turn belongs to %(blocks)s"),
+    N_("attacking blocks must retreat in Round 4 and cannot fire (rule 7.2, B4)"),
+    N_("attacking blocks must retreat in Round 4 (rule 7.2, B4)"),
+    N_("no retreats in Round 1 (rule 7.6)"),
+    N_("no hit to assign now (rule 7.4)"),
+    N_("no regroup now (rule 7.7)"),
+    N_("the Navis to place now is %(block)s in %(loc)s (rule 8.3)"),
+    N_("%(loc)s is not a Friendly port on %(sea)s (rule 8.3); choose %(places)s"),
+    N_("Cleopatra cannot be disbanded (rule 8.5)"),
+    N_("the surplus must come from the blocks in %(loc)s (Cleopatra cannot be disbanded) (rule 8.4); choose "
+       "from %(blocks)s"),
+    N_("%(loc)s is deployed twice (lines %(n)s and %(m)s): one line per city"),
+    N_("no Levy Points left: %(card)s gives %(n)s and they are all used (6.4)"),
+    N_("answer with 'regroup %(loc)s: BLOCK -> DESTINATION' lines, or 'pass'"),
+    N_("battle plans are sent in the battles step; this is step %(step)s, %(title)s"),
+    N_("there is no battle at %(loc)s; battles: %(places)s"),
+    N_("%(block)s is not in the battle of %(loc)s"),
+    N_("your blocks in the battle of %(loc)s: %(blocks)s"),
+    N_("%(to)s is not a port on a sea next to %(loc)s; by sea you could reach %(places)s"),
+    N_("%(to)s is not next to %(loc)s; retreats go to %(places)s"),
+    N_("%(to)s is not next to %(loc)s; regroups go to %(places)s"),
+    N_("unknown block %(block)s"),
+    N_("%(block)s is not a Navis"),
+    N_("%(loc)s is not a port"),
+    N_("one event order only"),
+    N_("%(card)s is your whole command this turn: no moves or levies (E1, E2)"),
+    N_("%(word)s is the order of the %(event)s event; your card is %(card)s: one group move (E3-E6)"),
+    N_("%(word)s is the order of the %(event)s event; your card is %(card)s (%(n)s Moves, %(m)s Levies): "
+       "send moves and levies"),
+    N_("'no event' is for an event card; your card is %(card)s (%(n)s Moves, %(m)s Levies): send moves and levies"),
+    N_("an event card gives no levies (%(card)s)"),
+    N_("%(loc)s is not one of %(side)s's set-up cities (%(places)s) (rule 5.3)"),
+    N_("%(loc)s is not one of %(side)s's set-up cities (%(places)s)"),
+    N_("%(block)s is a Navis and %(loc)s is not a port (4.1) (rule 5.3)"),
+    N_("%(block)s is a Navis and %(loc)s is not a port (4.1)"),
+    N_("%(loc)s must hold %(n)s blocks, not %(m)s (rule 5.3)"),
+    N_("%(loc)s must hold %(n)s blocks, not %(m)s"),
+    N_("not in the historical set-up (or placed twice): %(blocks)s (rule 5.3)"),
+    N_("not in the historical set-up (or placed twice): %(blocks)s"),
+    N_("left out: %(blocks)s (rule 5.3)"),
+    N_("left out: %(blocks)s"),
+    N_("send exactly one answer to: %(what)s"),
+    N_("this does not answer: %(what)s"),
+    N_("%(block)s cannot retreat to %(to)s (rule 7.6-7.64)"),
+    N_("%(block)s cannot retreat to %(to)s by sea (rule 7.6-7.64)"),
+    N_("it can retreat to %(places)s"),
+    N_("it has no retreat"),
+    N_("%(block)s cannot regroup to %(to)s (rule 7.7, 7.83, B6)"),
+    N_("it can regroup to %(places)s"),
+    N_("it cannot regroup"),
+    N_("%(block)s is not among the strongest blocks (rule 7.4, B2)"),
+    N_("the hit must go to %(blocks)s"),
+    N_("only a retreat has a destination; to %(action)s, name no place (rule 7.2)"),
+)
+
+
 @cache
 def problem_patterns() -> Patterns:
     """The problems players meet most: a name misspelt, a card not held, a road that is not there, no
     points left, a line written wrong; several problems of one line are joined by '; '."""
-    return Patterns((
+    return Patterns(_MORE_PROBLEMS + (
         N_("unknown %(kind)s %(name)s"),
         N_("unknown %(kind)s %(name)s; did you mean %(options)s?"),
         N_("%(card)s is not in your hand; you hold %(cards)s"),
@@ -275,8 +419,16 @@ def problem_patterns() -> Patterns:
         N_("it can be raised in %(places)s"),
         N_("new blocks you can raise now: %(blocks)s"),
         N_("you can raise no new block now"),
-    ), kinds={**_KINDS, "name": _Q}, sides=_SIDE_NAMES, side_names=SIDES, default=r"[^;]+?",
-        nested={"kind": _kinds_of_name, "options": _suggestions, "control": _control})
+    ), kinds={**_KINDS, "name": _Q, "word": _Q, "syntax": _Q, "other": _Q, "third": _Q},
+        sides=_SIDE_NAMES | {"owner"}, side_names=SIDES, default=r"[^;]+?",
+        nested={"kind": _kinds_of_name, "options": _suggestions, "control": _control, "places": _names,
+                "blocks": _names})
+
+
+@cache
+def _names() -> Patterns:
+    """A list of places or blocks in a problem (said as it is), or the word a list has when it is empty."""
+    return Patterns((N_("nothing"), N_("none"), "%(names)s"))
 
 
 @cache
