@@ -7,7 +7,6 @@ import io
 import mailbox
 from pathlib import Path
 
-import click
 import pytest
 from click.testing import CliRunner
 
@@ -86,8 +85,7 @@ def test_on_a_terminal_run_and_inbox_draw_a_bar_on_standard_error(tmp_path: Path
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     home, mail = _club(tmp_path)
     term = FakeTerminal()
-    real = click.get_text_stream
-    monkeypatch.setattr(click, "get_text_stream", lambda name, *a, **k: term if name == "stderr" else real(name, *a, **k))
+    monkeypatch.setattr("pbem.cli.base.error_stream", lambda: term)
     r = CliRunner().invoke(main, ["--home", str(home), "run", "--maildir", str(mail), "--from", "club@example.org",
                                   "--dry-run", str(tmp_path / "out")])
     assert r.exit_code == 0, r.output

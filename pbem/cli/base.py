@@ -252,12 +252,17 @@ class _Bar:
             self.bar = None
 
 
+def error_stream() -> Any:
+    """Standard error as it is now (click's test runner swaps it; click 8.5 deprecates get_text_stream)."""
+    return sys.stderr
+
+
 @contextlib.contextmanager
 def progress_bar(enabled: bool = True, stream: Any = None) -> Iterator[Callable[[str, int, int], None] | None]:
     """A progress callback that draws bars on standard error when it is a terminal (and ``enabled``);
     None otherwise, so output to a file or a pipe (cron, tests) stays exactly as it was."""
-    out = stream if stream is not None else click.get_text_stream("stderr")
-    isatty = getattr(out, "isatty", None)
+    out: Any = stream if stream is not None else error_stream()
+    isatty: Callable[[], bool] | None = getattr(out, "isatty", None)
     if not enabled or isatty is None or not isatty():
         yield None
         return
