@@ -24,12 +24,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 from pbem.core.rng import Rng  # noqa: E402
-from pbem.games.caesar.view import views  # noqa: E402
-from pbem.games.caesar.view.render import view_context  # noqa: E402
-from pbem.render import render  # noqa: E402
 from pbem.games.caesar.rules.board import Side  # noqa: E402
 from pbem.games.caesar.rules.game import new_game  # noqa: E402
 from pbem.games.caesar.rules.playout import random_decisions  # noqa: E402
+from pbem.games.caesar.view import views  # noqa: E402
+from pbem.games.caesar.view.render import view_context  # noqa: E402
+from pbem.render import render  # noqa: E402
 
 
 def sample_views(games: int) -> list[views.View]:
