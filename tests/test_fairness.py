@@ -436,16 +436,18 @@ def bundle_text(home: Path, include_secret: bool | None = True) -> str:
 
 
 def audit_check(text: str, report: str | None = None) -> tuple[int, str]:
+    import tempfile
+
     from click.testing import CliRunner
 
     from pbem.cli import main
 
-    with CliRunner().isolated_filesystem():
-        Path("b.json").write_text(text, encoding="utf-8")
-        args = ["audit", "check", "b.json"]
+    with tempfile.TemporaryDirectory() as d:  # (click 8.5 deprecates CliRunner.isolated_filesystem)
+        args = ["audit", "check", str(Path(d, "b.json"))]
+        Path(d, "b.json").write_text(text, encoding="utf-8")
         if report is not None:
-            Path("r.txt").write_text(report, encoding="utf-8")
-            args += ["--report", "r.txt"]
+            Path(d, "r.txt").write_text(report, encoding="utf-8")
+            args += ["--report", str(Path(d, "r.txt"))]
         r = CliRunner().invoke(main, args)
     return r.exit_code, r.output
 
