@@ -75,9 +75,6 @@ from pbem.core.languages import requested_language
 from pbem.core.mailing import requested_folding
 from pbem.core.orders import order_lines
 from pbem.core.rng import SECRET_BYTES, commitment_of
-
-# The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
-# pbem.decide; the names defined here before the split stay importable from here.
 from pbem.decide import (  # noqa: F401 - format_duration and initial_adjudication are only re-exported
     LEGACY_SCHEMAS,
     Cause,
@@ -117,6 +114,10 @@ from pbem.envelope import (
 from pbem.errors import EnvelopeError, PbemError
 from pbem.games import DEFAULT_GAME, find_game
 from pbem.replies import NOTICE, queue_reply
+
+# The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
+# pbem.decide; the names defined here before the split stay importable from here.
+from pbem.sqlfile import SqlFile, explicit_begin
 from pbem.tables import (  # noqa: F401 - the table classes stay importable from here
     READABLE_SCHEMAS,
     SCHEMA,
@@ -311,7 +312,7 @@ class Status:
 # ---- one game file -------------------------------------------------------------------------
 
 
-class Store:
+class Store(SqlFile):
     """One game's SQLite file. Opening it finishes any unfinished work."""
 
     def __init__(self, path: Path, *, clock: Callable[[], datetime] = _utcnow, recover: bool = True) -> None:
@@ -319,7 +320,6 @@ class Store:
         if not self.path.exists():
             raise StoreError(f"no game file {self.path}")
         self.clock = clock
-        self._immediate = False
         self._log: list[Event] = []  # the parsed event log, events 1..n (see _log_upto)
         self._log_hashes: list[str] = []  # the hash chain after each of them
         self._asked: dict[str, tuple[tuple[str, ...], bool]] = {}  # a snapshot's hash -> its step's (awaiting, over)
@@ -401,28 +401,8 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- transactions
-    @contextmanager
-    def _tx(self, immediate: bool) -> Iterator[DbSession]:
-        self._immediate = immediate
-        try:
-            with DbSession(self.engine, expire_on_commit=False) as db:
-                try:
-                    yield db
-                    db.commit()
-                except BaseException:
-                    db.rollback()
-                    raise
-        except DBAPIError as exc:  # a damaged, read-only or busy file: say which and what to do
-            raise _db_error(self.path, exc) from exc
-        finally:
-            self._immediate = False
-
-    def _write(self) -> Any:
-        return self._tx(True)
-
-    def _read(self) -> Any:
-        return self._tx(False)
+    def _db_error(self, exc: DBAPIError) -> Exception:  # a damaged, read-only or busy file: say which
+        return _db_error(self.path, exc)
 
     def _now(self) -> str:
         return format_time(self.clock())
@@ -1595,13 +1575,14 @@ registry.register("sqlite.pbem_game", __name__, "_GameFileDialect")
 _COMPILED: Any = LRUCache(1000)  # shared by every game file's engine (see _GameFileDialect)
 
 
-def _engine(path: Path, store: Any) -> Any:
+def _engine(path: Path, store: SqlFile) -> Any:
     engine = create_engine(f"sqlite+pbem_game:///{path}", connect_args={"timeout": BUSY_TIMEOUT_SECONDS},
                            execution_options={"compiled_cache": _COMPILED})
 
+    explicit_begin(engine, store)
+
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
         # WAL: a commit appends to the log without an fsync; Store.sync makes it durable. A read-only
         # file or folder: reading still works, and writing says why not.
@@ -1609,10 +1590,6 @@ def _engine(path: Path, store: Any) -> Any:
             dbapi_conn.execute("PRAGMA journal_mode = WAL")
         dbapi_conn.execute("PRAGMA synchronous = NORMAL")
         dbapi_conn.execute("PRAGMA secure_delete = ON")  # replaced bytes (a removed password) are zeroed
-
-    @event.listens_for(engine, "begin")
-    def _begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if getattr(store, "_immediate", False) else "BEGIN")
 
     return engine
 

@@ -33,15 +33,13 @@ import html
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Field, SQLModel, create_engine, select
 from sqlmodel import Session as DbSession
@@ -53,6 +51,7 @@ from pbem.errors import PbemError
 from pbem.games import find_game
 from pbem.join import JoinError, JoinRequest
 from pbem.settings import TOURNAMENTS_FOLDER, default_deadline
+from pbem.sqlfile import SqlFile, explicit_begin
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError, _check_email
 
 __all__ = [
@@ -381,19 +380,11 @@ def tournament_names(home: Home) -> list[str]:
 
 def _engine(path: Path, owner: Tournament) -> Any:
     engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": 60.0})
-
-    @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.isolation_level = None
-
-    @event.listens_for(engine, "begin")
-    def _begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if owner._immediate else "BEGIN")
-
+    explicit_begin(engine, owner)
     return engine
 
 
-class Tournament:
+class Tournament(SqlFile):
     """One tournament file of a home; :meth:`create` makes one, the constructor opens one."""
 
     def __init__(self, home: Home, name: str) -> None:
@@ -404,7 +395,6 @@ class Tournament:
             known = ", ".join(tournament_names(home)) or "none"
             raise TournamentError(f"no tournament {name!r} in {home.path} (tournaments there: {known}); "
                                   "create it with `pbem tournament new`")
-        self._immediate = False
         self.engine = _engine(self.path, self)
         with self._tx(True) as db:  # files made before the away cap and the joins by mail get their columns
             conn = db.connection()
@@ -479,22 +469,9 @@ class Tournament:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _tx(self, immediate: bool) -> Iterator[DbSession]:
-        self._immediate = immediate
-        try:
-            with DbSession(self.engine, expire_on_commit=False) as db:
-                try:
-                    yield db
-                    db.commit()
-                except BaseException:
-                    db.rollback()
-                    raise
-        except DBAPIError as exc:
-            raise TournamentError(f"the tournament file {self.path} cannot be used: {exc.orig}; check its "
-                                  "permissions, or restore it from a backup") from exc
-        finally:
-            self._immediate = False
+    def _db_error(self, exc: DBAPIError) -> Exception:
+        return TournamentError(f"the tournament file {self.path} cannot be used: {exc.orig}; check its "
+                               "permissions, or restore it from a backup")
 
     def _now(self) -> str:
         return format_time(self.home.clock())

@@ -1,0 +1,63 @@
+"""What the game files (:class:`pbem.store.Store`) and the tournament files
+(:class:`pbem.tournament.Tournament`) share: one SQLite file used through SQLModel, where pbem issues
+``BEGIN`` itself (``BEGIN IMMEDIATE`` for a transaction that will write, so two writers queue at
+its start instead of failing at their first write) and every transaction commits whole or not at all."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.exc import DBAPIError
+from sqlmodel import Session as DbSession
+
+__all__ = ["SqlFile", "explicit_begin"]
+
+
+def explicit_begin(engine: Any, owner: SqlFile) -> None:
+    """Let ``owner`` issue the transactions on ``engine``: the driver's own BEGIN is off, and each
+    transaction begins with ``BEGIN IMMEDIATE`` when ``owner`` opened it to write."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if owner._immediate else "BEGIN")
+
+
+class SqlFile:
+    """A file opened on ``self.engine`` (made with :func:`explicit_begin`); ``_write()`` and ``_read()``
+    give a session whose transaction commits when the block ends and rolls back when it raises."""
+
+    engine: Any
+    _immediate = False
+
+    def _db_error(self, exc: DBAPIError) -> Exception:
+        """The error to raise for a failing file (damaged, read-only, busy, a full disk): says what to do."""
+        raise NotImplementedError
+
+    @contextmanager
+    def _tx(self, immediate: bool) -> Iterator[DbSession]:
+        self._immediate = immediate
+        try:
+            with DbSession(self.engine, expire_on_commit=False) as db:
+                try:
+                    yield db
+                    db.commit()
+                except BaseException:
+                    db.rollback()
+                    raise
+        except DBAPIError as exc:
+            raise self._db_error(exc) from exc
+        finally:
+            self._immediate = False
+
+    def _write(self) -> Any:
+        return self._tx(True)
+
+    def _read(self) -> Any:
+        return self._tx(False)
