@@ -9,10 +9,9 @@ from email import policy
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
 import toygame
-from pbem.cli import main
+from homecli import cli, ok
 from pbem.club import run_lock
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
 from pbem.games import register
@@ -20,16 +19,6 @@ from pbem.store import Home
 
 register(toygame.SYSTEM)
 PLAYERS = ("Ann", "Bob", "Cid", "Dan")
-
-
-def cli(home: Path, *args: str) -> Result:
-    return CliRunner().invoke(main, ["--home", str(home), *args], catch_exceptions=False)
-
-
-def ok(home: Path, *args: str) -> str:
-    r = cli(home, *args)
-    assert r.exit_code == 0, r.output
-    return r.output
 
 
 @pytest.fixture()

@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toygame
+from homecli import cli, ok
 from pbem.cli import main
 from pbem.envelope import generate_keypair, new_envelope, password_submission, sign_envelope
 from pbem.games import register
@@ -34,16 +35,6 @@ from pbem.tournament import (
 
 register(toygame.SYSTEM)
 PLAYERS = ("Ann", "Bob", "Cid", "Dan")
-
-
-def cli(home: Path, *args: str) -> Result:
-    return CliRunner().invoke(main, ["--home", str(home), *args], catch_exceptions=False)
-
-
-def ok(home: Path, *args: str) -> str:
-    r = cli(home, *args)
-    assert r.exit_code == 0, r.output
-    return r.output
 
 
 class Club:

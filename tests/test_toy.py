@@ -14,24 +14,15 @@ from email import policy
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 import toygame
+from homecli import cli, ok
 from pbem.cli import main
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
 from pbem.games import find_game, game_names, register
 
 register(toygame.SYSTEM)
-
-
-def cli(home: Path, *args: str) -> Result:
-    return CliRunner().invoke(main, ["--home", str(home), *args], catch_exceptions=False)
-
-
-def ok(home: Path, *args: str) -> str:
-    r = cli(home, *args)
-    assert r.exit_code == 0, r.output
-    return r.output
 
 
 @pytest.fixture()
