@@ -940,6 +940,17 @@ class Store(SqlFile):
         with self._read() as db:
             return {s: self._asks(db, s) for s in set(steps)}
 
+    def handovers(self) -> set[tuple[int, str]]:
+        """The (step, side) of every accepted ``pbem replace``: the substitute's first report, the
+        position he takes over, goes to him as a mail of its own even if that step asks nothing of
+        his side (it is never folded into a later mail: he has seen nothing of the game yet)."""
+        with self._read() as db:
+            rows = db.connection().exec_driver_sql(
+                "SELECT raw FROM submission WHERE source = ? AND password_check = ? AND verdict = ?",
+                (moderator.SOURCE, moderator.CHECK, Verdict.ACCEPTED.value)).all()
+        acts = (moderator.action_of(bytes(raw)) for (raw,) in rows)
+        return {(a.step, a.side) for a in acts if a is not None and a.action == "replace"}
+
     def _last_asking_report(self, db: DbSession, recipient: str, before: int) -> int | None:
         """The latest step before ``before`` whose report asked something of ``recipient`` (None: none)."""
         steps = db.connection().exec_driver_sql(

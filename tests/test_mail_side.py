@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from pbem.envelope import generate_keypair
 from pbem.games.caesar.rules.board import Side
-from pbem.store import Home
+from pbem.store import Home, PlayerSetup
 from pbem.transport.inbox import read_inbox
 from pbem.transport.outbox import DryRunTransport, send_outbox
 from test_mail import make_games, plain_mail, signed, year_start_orders
@@ -349,6 +350,26 @@ def test_a_folding_player_gets_his_acceptances_in_his_next_report_mail(tmp_path:
         text = report.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
         sid = 1 if who == "Caesar" else 3
         assert text.startswith(f"Game g, step 1, submission #{sid}: your orders")
+
+
+def test_a_substitute_gets_the_position_at_once_though_the_step_asks_nothing_of_his_side(tmp_path: Path) -> None:
+    home, out = tmp_path / "home", tmp_path / "out"
+    keys = make_games(home, "g")["g"]
+    with Home(home).open("g") as st:
+        for side in Side:
+            assert st.receive(signed(keys, "g", side, year_start_orders(home, "g", side)).to_json().encode()).resolved or side is C
+        (idle,) = [s for s in ("Caesar", "Pompey") if s not in st.status().awaiting]  # step 2 asks one side
+    sent_mail(home, out)
+    with Home(home).open("g") as st:
+        assert [r.sent for r in st.outbox(kind="report") if r.recipient == idle and r.step == 2] == [None, None]
+        st.moderator_action("replace", idle, substitute=PlayerSetup(idle, "cato@example.org",
+                                                                    public_key=generate_keypair().public_text))
+    msgs = [m for m in sent_mail(home, out) if m["To"] == "cato@example.org"]
+    assert [subject(m).split(":")[0] for m in msgs] == ["[g] step 2"]  # his own mail, not held for a later one
+    text = msgs[0].get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    assert f"report for {idle}" in text
+    with Home(home).open("g") as st:
+        assert all(r.sent for r in st.outbox(kind="report") if r.recipient == idle)
 
 
 def test_a_player_opts_out_of_folding_and_back_in_by_a_mail_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

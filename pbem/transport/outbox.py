@@ -460,12 +460,15 @@ def _send_tournament_mail(home: Home, transport: Transport, sender: str, mark: b
 
 def _held(st: Any, groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]]) -> set[tuple[int, str]]:
     """The (step, side) reports not to send now: steps that ask nothing of a player who folds them
-    (:meth:`pbem.store.Store.folding`); each goes, marked sent, with his next report that asks."""
+    (:meth:`pbem.store.Store.folding`); each goes, marked sent, with his next report that asks. A
+    substitute's first report (:meth:`pbem.store.Store.handovers`) is never held."""
     folding = st.folding()
     steps = [step for (step, kind, who, _) in groups if kind == "report" and folding.get(who)]
-    asks = st.asks(steps) if steps else {}
+    if not steps:
+        return set()
+    asks, handovers = st.asks(steps), st.handovers()
     return {(step, who) for (step, kind, who, _) in groups if kind == "report" and folding.get(who)
-            and not asks[step][1] and who not in asks[step][0]}
+            and not asks[step][1] and who not in asks[step][0] and (step, who) not in handovers}
 
 
 def _signer_address(home: Home, game: str, recipient: str) -> str:
@@ -496,6 +499,7 @@ def _threads(game: str, st: Any, groups: dict[tuple[int, str, str, int | None], 
         for (who, step), rows in sorted(by_step.items()):
             earlier.setdefault(who, []).append((step, rows))
     folding = st.folding()
+    handovers = st.handovers() if earlier and any(folding.values()) else set()
     out: dict[tuple[int, str, str, int | None], tuple[str, tuple[str, ...]]] = {}
     for key in groups:
         step, kind, recipient, sid = key
@@ -505,7 +509,7 @@ def _threads(game: str, st: Any, groups: dict[tuple[int, str, str, int | None], 
             parent = theirs.get(sid, "")
         elif kind == "report":
             for s, rows in reversed([(s, rows) for s, rows in earlier.get(recipient, []) if s < step]):
-                if recipient in folding and folding[recipient]:  # a held report was never a mail of its own
+                if folding.get(recipient) and (s, recipient) not in handovers:  # a held report was never a mail of its own
                     awaiting, over = st.asks([s])[s]
                     if not over and recipient not in awaiting:
                         continue
