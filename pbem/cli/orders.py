@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -19,10 +19,6 @@ from pbem.cli.base import (
     json_option,
     main,
 )
-
-if TYPE_CHECKING:
-    pass
-
 
 
 @main.command()

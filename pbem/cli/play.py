@@ -4,7 +4,6 @@ from __future__ import annotations
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -16,10 +15,6 @@ from pbem.cli.base import (
     json_option,
     main,
 )
-
-if TYPE_CHECKING:
-    pass
-
 
 
 @main.command()

@@ -4,7 +4,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -19,10 +19,6 @@ from pbem.cli.base import (
     main,
 )
 from pbem.errors import PbemError
-
-if TYPE_CHECKING:
-    pass
-
 
 
 @main.command()
@@ -240,8 +236,6 @@ def audit_check(bundle: Path, saved: Path | None) -> None:
        click.echo(verdict)
    if not r.ok or not genuine:
        sys.exit(1)
-
-
 
 
 @main.command()
