@@ -734,6 +734,7 @@ class Store(SqlFile):
                 select(SubmissionRecord)
                 .where(SubmissionRecord.verdict == Verdict.RECEIVED.value)
                 .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
+                .limit(1)
             ).first()
             if row is None:
                 return False
@@ -825,13 +826,15 @@ class Store(SqlFile):
             select(SubmissionRecord.id)
             .where(SubmissionRecord.verdict != Verdict.RECEIVED.value)
             .order_by(SubmissionRecord.id.desc())  # type: ignore[union-attr]
+            .limit(1)
         ).first()
         self._add_snapshot(db, game, adj, seq, cause, sid, last_sub or 0, now)
 
     def _append_events(self, db: DbSession, events: Sequence[Event], step: int) -> int:
         """Chain ``events`` (of ``step``) after the last one; the last sequence number."""
         game = db.exec(select(GameRecord)).one()
-        head = db.exec(select(EventRecord).order_by(EventRecord.seq.desc())).first()  # type: ignore[attr-defined]
+        # LIMIT 1: an ORM query's first() fetches (and builds) every row before it takes the first
+        head = db.exec(select(EventRecord).order_by(EventRecord.seq.desc()).limit(1)).first()  # type: ignore[attr-defined]
         prev, seq = (head.hash, head.seq) if head else (game.header_hash, 0)
         rows = []
         for ev in events_json(events):
@@ -1015,7 +1018,7 @@ class Store(SqlFile):
     # -- reading state
     def _snapshot(self, db: DbSession) -> SnapshotRecord:
         """The latest snapshot (the state of the open step, before its sealed orders)."""
-        snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc())).first()  # type: ignore[attr-defined]
+        snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc()).limit(1)).first()  # type: ignore[attr-defined]
         if snap is None:
             raise StoreError(f"{self.path} has no snapshot; the file is damaged")
         return snap
@@ -1265,7 +1268,7 @@ class Store(SqlFile):
     def last_opened(self) -> str:
         """When the open step (or the end of the game) began: the last snapshot's time."""
         with self._read() as db:
-            snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc())).first()  # type: ignore[attr-defined]
+            snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc()).limit(1)).first()  # type: ignore[attr-defined]
         return snap.created if snap is not None else ""
 
     def events(self, viewer: str = MODERATOR) -> list[tuple[int, int, Event]]:
