@@ -866,9 +866,11 @@ class Store(SqlFile):
         emails[MODERATOR] = game.moderator_email
         # each recipient's last report so far (per format): the new one starts where it ended
         db.flush()  # the reports of an earlier resolution in this transaction are seen by the query
-        last = {(r, f): upto for r, f, upto in db.connection().exec_driver_sql(
-            "SELECT recipient, format, upto_event FROM outbox AS o WHERE kind = 'report' AND step = "
-            "(SELECT MAX(step) FROM outbox WHERE kind = 'report' AND recipient = o.recipient AND format = o.format)")}
+        # (SQLite gives the bare column upto_event from the row that has the MAX: one report per recipient,
+        # format and step; one pass instead of a subquery per row)
+        last = {(r, f): upto for r, f, upto, _step in db.connection().exec_driver_sql(
+            "SELECT recipient, format, upto_event, MAX(step) FROM outbox WHERE kind = 'report' "
+            "GROUP BY recipient, format")}
         languages = {p.side: p.language or "en" for p in players}
         folding = self._folding(db)
         created = format_time(now)
@@ -972,9 +974,11 @@ class Store(SqlFile):
         that recover at the same time neither store a report twice nor render it twice."""
         done = 0
         with self._write() as db:
-            rows = db.exec(
-                select(OutboxRecord).where(OutboxRecord.body.is_(None)).order_by(OutboxRecord.id)  # type: ignore[union-attr,arg-type]
-            ).all()
+            conn = db.connection()
+            # plain columns and one UPDATE for all (the ORM's rows and flush cost more than the queries)
+            rows = [_PendingReport(*r) for r in conn.exec_driver_sql(
+                "SELECT id, step, recipient, format, since_event, upto_event, language FROM outbox "
+                "WHERE body IS NULL ORDER BY id")]
             if not rows:
                 return 0
             log, chain = self._log_upto(db, max(row.upto_event for row in rows))
@@ -982,7 +986,6 @@ class Store(SqlFile):
             # The steps of every report each (recipient, format) has from the first step rendered here on,
             # and his last one before it: a report's "before" is his latest report step below its own.
             first = min(row.step for row in rows)
-            conn = db.connection()
             report_steps: dict[tuple[str, str], list[int]] = {}
             for recipient, fmt, step_no in [
                 *conn.exec_driver_sql("SELECT recipient, format, MAX(step) FROM outbox WHERE kind = 'report' "
@@ -996,6 +999,7 @@ class Store(SqlFile):
             snaps = {step_no: (session, deadline) for step_no, session, deadline in conn.exec_driver_sql(
                 f"SELECT step, session, deadline FROM snapshot WHERE step IN ({', '.join('?' * len(wanted))})",
                 tuple(wanted))}
+            written: list[tuple[bytes, str, int]] = []
             for row, before in zip(rows, befores, strict=True):
                 if row.step not in snaps:
                     raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
@@ -1007,12 +1011,12 @@ class Store(SqlFile):
                     header = header or db.exec(select(GameRecord)).one().header_hash
                     at = header
                 prev = snaps.get(before) if before is not None else None
-                row.body = render_report(self.system, session, log, row, deadline, at,
-                                         prev[0] if prev is not None else None)
-                row.renderer = renderer_of(self.system, row.language or "en")
-                db.add(row)
+                body = render_report(self.system, session, log, row, deadline, at, prev[0] if prev is not None else None)
+                # stored as the ORM's ReportBody column stores it (pbem.bodies)
+                written.append((bodies.pack(body), renderer_of(self.system, row.language or "en"), row.id))
                 done += 1
                 _checkpoint("rendered")
+            conn.exec_driver_sql("UPDATE outbox SET body = ?, renderer = ? WHERE id = ?", written)
         return done
 
     # -- reading state
@@ -1555,6 +1559,19 @@ def _db_error(path: Path, exc: DBAPIError) -> StoreError:
                           f"{BUSY_TIMEOUT_SECONDS:.0f} s; try again")
     return StoreError(f"{path} is not a readable pbem game file ({what}); restore it from a backup, "
                       "or move it out of the game folder")
+
+
+@dataclass(frozen=True)
+class _PendingReport:
+    """An outbox report still to render: the columns :meth:`Store.render_pending` reads."""
+
+    id: int
+    step: int
+    recipient: str
+    format: str
+    since_event: int
+    upto_event: int
+    language: str
 
 
 def _event_of(r: EventRecord) -> Event:
