@@ -336,6 +336,9 @@ class Store(SqlFile):
                              f"this one reads {SCHEMA!r} and {', '.join(map(repr, LEGACY_SCHEMAS))}); use the pbem "
                              "version that created it")
         self.game_id = game.id
+        # The game's record never changes once the file is made (pbem writes it once; an older format's
+        # columns are added above, before it is read): kept, instead of read again in every transaction.
+        self._game_row = game
         self.system: GameSystem = system_of(game)
         self.recipients: tuple[str, ...] = (*self.system.sides, MODERATOR)
         if game.schema_version in LEGACY_SCHEMAS:
@@ -749,7 +752,7 @@ class Store(SqlFile):
             return True
 
     def _store_outcome(
-        self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: SnapshotRecord, adj: Adjudication
+        self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: _OpenStep, adj: Adjudication
     ) -> None:
         row.verdict = out.verdict.value
         row.side, row.step, row.digest = out.side, out.step, out.digest
@@ -820,22 +823,18 @@ class Store(SqlFile):
         self, db: DbSession, adj: Adjudication, events: Sequence[Event], cause: Cause, sid: int | None, resolved: int,
         now: datetime,
     ) -> None:
-        game = db.exec(select(GameRecord)).one()
+        game = self._game_row
         seq = self._append_events(db, events, resolved)
-        last_sub = db.exec(
-            select(SubmissionRecord.id)
-            .where(SubmissionRecord.verdict != Verdict.RECEIVED.value)
-            .order_by(SubmissionRecord.id.desc())  # type: ignore[union-attr]
-            .limit(1)
-        ).first()
+        db.flush()  # a verdict changed in this transaction counts in the plain query below
+        last_sub = db.connection().exec_driver_sql(
+            "SELECT id FROM submission WHERE verdict != ? ORDER BY id DESC LIMIT 1",
+            (Verdict.RECEIVED.value,)).scalar()
         self._add_snapshot(db, game, adj, seq, cause, sid, last_sub or 0, now)
 
     def _append_events(self, db: DbSession, events: Sequence[Event], step: int) -> int:
         """Chain ``events`` (of ``step``) after the last one; the last sequence number."""
-        game = db.exec(select(GameRecord)).one()
-        # LIMIT 1: an ORM query's first() fetches (and builds) every row before it takes the first
-        head = db.exec(select(EventRecord).order_by(EventRecord.seq.desc()).limit(1)).first()  # type: ignore[attr-defined]
-        prev, seq = (head.hash, head.seq) if head else (game.header_hash, 0)
+        head = db.connection().exec_driver_sql("SELECT hash, seq FROM event ORDER BY seq DESC LIMIT 1").first()
+        prev, seq = (head[0], head[1]) if head else (self._game_row.header_hash, 0)
         rows = []
         for ev in events_json(events):
             seq += 1
@@ -1008,7 +1007,7 @@ class Store(SqlFile):
                 if row.upto_event:
                     at = chain[row.upto_event - 1]
                 else:  # the chain before the first event: the set-up's hash
-                    header = header or db.exec(select(GameRecord)).one().header_hash
+                    header = self._game_row.header_hash
                     at = header
                 prev = snaps.get(before) if before is not None else None
                 body = render_report(self.system, session, log, row, deadline, at, prev[0] if prev is not None else None)
@@ -1020,14 +1019,15 @@ class Store(SqlFile):
         return done
 
     # -- reading state
-    def _snapshot(self, db: DbSession) -> SnapshotRecord:
+    def _snapshot(self, db: DbSession) -> _OpenStep:
         """The latest snapshot (the state of the open step, before its sealed orders)."""
-        snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc()).limit(1)).first()  # type: ignore[attr-defined]
-        if snap is None:
+        found = db.connection().exec_driver_sql(
+            "SELECT step, session, deadline FROM snapshot ORDER BY step DESC LIMIT 1").first()
+        if found is None:
             raise StoreError(f"{self.path} has no snapshot; the file is damaged")
-        return snap
+        return _OpenStep(*found)
 
-    def _current(self, db: DbSession) -> tuple[Adjudication, SnapshotRecord]:
+    def _current(self, db: DbSession) -> tuple[Adjudication, _OpenStep]:
         snap = self._snapshot(db)
         try:
             adj = self.system.load(json.loads(snap.session))
@@ -1035,15 +1035,14 @@ class Store(SqlFile):
             raise StoreError(f"{self.path}: the stored state of step {snap.step} is damaged "
                              f"({type(exc).__name__}: {str(exc)[:200]}); `pbem verify --game {self.game_id}` "
                              "shows what differs; restore the file from a backup") from None
-        adj.attach_secret(game_secret(db.exec(select(GameRecord)).one()))
-        for p in db.exec(
-            select(SubmissionRecord)
-            .where(SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step)
-            .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
-        ).all():
-            if p.password_check == moderator.CHECK or _is_away(p.orders) or p.orders == OFFER_DRAW:  # not the game's
+        adj.attach_secret(game_secret(self._game_row))
+        db.flush()  # (the plain query below does not flush the session's changes itself)
+        for check, orders, side, digest in db.connection().exec_driver_sql(
+            "SELECT password_check, orders, side, digest FROM submission WHERE verdict = ? AND applied_step = ? "
+            "ORDER BY id", (Verdict.ACCEPTED.value, snap.step)):
+            if check == moderator.CHECK or _is_away(orders) or orders == OFFER_DRAW:  # not the game's
                 continue
-            adj.submit(p.side or "", p.orders or "", p.digest or "")
+            adj.submit(side or "", orders or "", digest or "")
         return adj, snap
 
     def _paused(self, db: DbSession) -> bool:
@@ -1061,7 +1060,7 @@ class Store(SqlFile):
                 paused = a.action == "pause"
         return paused, acts
 
-    def _deadline(self, db: DbSession, snap: SnapshotRecord) -> str | None:
+    def _deadline(self, db: DbSession, snap: _OpenStep) -> str | None:
         """The open step's deadline: none while the game is paused; else the one it opened with (or, when
         the game was resumed during this step, a whole deadline from the resumption), moved by the
         moderator's extensions made since."""
@@ -1104,12 +1103,11 @@ class Store(SqlFile):
     def absences(self) -> list[tuple[int, str, str]]:
         """The players' own accepted ``away until`` declarations: (submission id, side, until), oldest first."""
         with self._read() as db:
-            rows = db.exec(select(SubmissionRecord).where(
-                SubmissionRecord.verdict == Verdict.ACCEPTED.value,
-                SubmissionRecord.orders.like("away until %"))  # type: ignore[union-attr]
-                .order_by(SubmissionRecord.id)).all()  # type: ignore[arg-type]
-        return [(r.id or 0, r.side or "", (r.orders or "")[len("away until "):]) for r in rows
-                if r.password_check != moderator.CHECK]
+            rows = db.connection().exec_driver_sql(
+                "SELECT id, side, orders, password_check FROM submission WHERE verdict = ? AND orders LIKE ? "
+                "ORDER BY id", (Verdict.ACCEPTED.value, "away until %")).all()
+        return [(sid or 0, side or "", (orders or "")[len("away until "):]) for sid, side, orders, check in rows
+                if check != moderator.CHECK]
 
     def absence_origins(self) -> set[str]:
         """The declarations of other games carried here already (their ``GAME#SUBMISSION``)."""
@@ -1121,9 +1119,10 @@ class Store(SqlFile):
 
     def _offers(self, db: DbSession, open_step: int) -> dict[str, int]:
         """The draw offers standing while ``open_step`` is open (pbem.control.standing_offers)."""
-        rows = db.exec(select(SubmissionRecord.side, SubmissionRecord.orders, SubmissionRecord.applied_step).where(
-            SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.orders == OFFER_DRAW,
-            SubmissionRecord.applied_step >= open_step - OFFER_STEPS).order_by(SubmissionRecord.id)).all()  # type: ignore[arg-type,operator]
+        db.flush()  # (the plain query below does not flush the session's changes itself)
+        rows = db.connection().exec_driver_sql(
+            "SELECT side, orders, applied_step FROM submission WHERE verdict = ? AND orders = ? AND applied_step >= ? "
+            "ORDER BY id", (Verdict.ACCEPTED.value, OFFER_DRAW, open_step - OFFER_STEPS)).all()
         return standing_offers(((side or "", orders or "", step or 0) for side, orders, step in rows), open_step)
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
@@ -1559,6 +1558,15 @@ def _db_error(path: Path, exc: DBAPIError) -> StoreError:
                           f"{BUSY_TIMEOUT_SECONDS:.0f} s; try again")
     return StoreError(f"{path} is not a readable pbem game file ({what}); restore it from a backup, "
                       "or move it out of the game folder")
+
+
+@dataclass(frozen=True)
+class _OpenStep:
+    """The latest snapshot's columns the pipeline reads: the open step, its state, its deadline."""
+
+    step: int
+    session: str
+    deadline: str | None
 
 
 @dataclass(frozen=True)
