@@ -781,15 +781,13 @@ class Store(SqlFile):
             fold = requested_folding(order_lines(out.orders or ""))
             if fold is not None and out.side:  # which steps he gets mail for, from the mails made after it
                 self._set_folding(db, out.side, fold)
-            earlier = db.exec(
-                select(SubmissionRecord).where(
-                    SubmissionRecord.verdict == Verdict.ACCEPTED.value,
-                    SubmissionRecord.applied_step == snap.step,
-                    SubmissionRecord.side == out.side,
-                    SubmissionRecord.id != row.id,
-                )
-            ).all()
+            db.flush()  # (the plain query below does not flush the session's changes itself)
+            earlier_ids = [i for (i,) in db.connection().exec_driver_sql(
+                "SELECT id FROM submission WHERE verdict = ? AND applied_step = ? AND side = ? AND id != ? ORDER BY id",
+                (Verdict.ACCEPTED.value, snap.step, out.side, row.id))]
+            earlier = [db.get(SubmissionRecord, i) for i in earlier_ids]  # a revision: the orders it replaces
             for e in earlier:
+                assert e is not None
                 if _is_away(e.orders) or e.orders == OFFER_DRAW:  # not orders for the game: they still stand
                     continue
                 e.verdict = Verdict.SUPERSEDED.value
@@ -857,20 +855,21 @@ class Store(SqlFile):
         deadline = None
         if game.deadline_seconds and not step.over:
             deadline = format_time(now + timedelta(seconds=game.deadline_seconds))
-        db.add(SnapshotRecord(step=step.number, session=text, hash=digest, last_event=last_event,
-                              cause=cause.value, submission_id=sid, after_submission=after, deadline=deadline,
-                              created=format_time(now)))
-        players = db.exec(select(PlayerRecord)).all()
-        emails = {p.side: p.email for p in players}
+        db.flush()  # the reports of an earlier resolution (and the players' changes) in this transaction count
+        conn = db.connection()
+        conn.execute(SnapshotRecord.__table__.insert(), [{  # type: ignore[attr-defined]
+            "step": step.number, "session": text, "hash": digest, "last_event": last_event, "cause": cause.value,
+            "submission_id": sid, "after_submission": after, "deadline": deadline, "created": format_time(now)}])
+        players = conn.exec_driver_sql("SELECT side, email, language FROM player").all()
+        emails = {side: email for side, email, _language in players}
         emails[MODERATOR] = game.moderator_email
         # each recipient's last report so far (per format): the new one starts where it ended
-        db.flush()  # the reports of an earlier resolution in this transaction are seen by the query
         # (SQLite gives the bare column upto_event from the row that has the MAX: one report per recipient,
         # format and step; one pass instead of a subquery per row)
         last = {(r, f): upto for r, f, upto, _step in db.connection().exec_driver_sql(
             "SELECT recipient, format, upto_event, MAX(step) FROM outbox WHERE kind = 'report' "
             "GROUP BY recipient, format")}
-        languages = {p.side: p.language or "en" for p in players}
+        languages = {side: language or "en" for side, _email, language in players}
         folding = self._folding(db)
         created = format_time(now)
         rows = []
