@@ -89,8 +89,8 @@ class _ReportContext(Context):
     plain functions (the gettext functions below) and macros. A template compiles every call it
     makes (``_("...")``, ``ph.side_name(s)``) to ``context.call(f, ...)``, whose general form asks
     each callable twice whether it wants the context passed; here a function's own marker is read
-    once, and a macro (whose ``__call__`` takes the evaluation context) is called with that
-    context directly, which is what the general form ends up doing for both. Anything else
+    once, and a macro (whose ``__call__`` takes the evaluation context) given exactly its arguments
+    runs its body as ``Macro.__call__`` would, which is what the general form ends up doing. Anything else
     (classes, bound methods, functions that take the context itself) goes the general way. The
     result, and so every rendered byte, is the same either way (tests/test_render_cache.py)."""
 
@@ -98,6 +98,18 @@ class _ReportContext(Context):
         kind = type(__obj)
         if kind is Macro:
             pass_arg: _PassArg | None = _PassArg.eval_context
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+            macro: Any = __obj
+            if (not kwargs and len(args) == macro._argument_count and not macro.caller and not macro.catch_kwargs
+                    and not macro.catch_varargs and not __self.environment.is_async):
+                # what Macro.__call__ and Macro._invoke do with exactly its arguments, given by position
+                try:
+                    rv = macro._func(*args)
+                except StopIteration:
+                    return __self.environment.undefined(
+                        "value was undefined because a callable raised a StopIteration exception")
+                return Markup(rv) if __self.eval_ctx.autoescape else rv
         elif kind is FunctionType or kind is BuiltinFunctionType:  # their __call__ is a method-wrapper: no marker
             pass_arg = getattr(__obj, "jinja_pass_arg", None)
             if pass_arg is not None and pass_arg is not _PassArg.eval_context:
