@@ -4,7 +4,8 @@ An HTML report is about 100 KB, almost all of it the map's sea, roads and names,
 which are the same in every report. Each body is stored as a zstandard frame
 compressed with a *raw-content dictionary*: reports of the start of a game
 (``pbem/data/report-dict-1.txt``), so only what differs from them takes
-room (about 9 KB per step of six reports instead of about 330 KB).
+room (about 13 KB per step of six reports instead of about 330 KB; the HTML
+reports at a faster level than the text ones: see LARGE_LEVEL).
 
 A stored value is either
 
