@@ -53,7 +53,7 @@ from jinja2 import (
 from jinja2.bccache import Bucket
 from jinja2.nodes import EvalContext
 from jinja2.runtime import Context, Macro
-from jinja2.utils import _PassArg, pass_eval_context
+from jinja2.utils import pass_eval_context
 from markupsafe import Markup
 
 from pbem.core.game import ReportContext
@@ -84,6 +84,11 @@ class _PackageLoader(BaseLoader):
         return node.read_text(encoding="utf-8"), None, lambda: True
 
 
+#: the marker Jinja puts on a function that takes the evaluation context (None: a Jinja that marks
+#: functions another way, with which the reports use Jinja's own Context)
+_EVAL_CONTEXT: Any = getattr(pass_eval_context(lambda: None), "jinja_pass_arg", None)
+
+
 class _ReportContext(Context):
     """Jinja's template context with a quicker :meth:`call` for what report templates call most:
     plain functions (the gettext functions below) and macros. A template compiles every call it
@@ -97,22 +102,27 @@ class _ReportContext(Context):
     def call(__self, __obj: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - Jinja's own names
         kind = type(__obj)
         if kind is Macro:
-            pass_arg: _PassArg | None = _PassArg.eval_context
+            pass_arg: Any = _EVAL_CONTEXT
             kwargs.pop("_block_vars", None)
             kwargs.pop("_loop_vars", None)
             macro: Any = __obj
-            if (not kwargs and len(args) == macro._argument_count and not macro.caller and not macro.catch_kwargs
-                    and not macro.catch_varargs and not __self.environment.is_async):
+            try:  # (Macro's own attributes: a Jinja without them takes the general way)
+                direct = (not kwargs and len(args) == macro._argument_count and not macro.caller
+                          and not macro.catch_kwargs and not macro.catch_varargs and not __self.environment.is_async)
+                func = macro._func
+            except AttributeError:
+                return Context.call(__self, __obj, *args, **kwargs)
+            if direct:
                 # what Macro.__call__ and Macro._invoke do with exactly its arguments, given by position
                 try:
-                    rv = macro._func(*args)
+                    rv = func(*args)
                 except StopIteration:
                     return __self.environment.undefined(
                         "value was undefined because a callable raised a StopIteration exception")
                 return Markup(rv) if __self.eval_ctx.autoescape else rv
         elif kind is FunctionType or kind is BuiltinFunctionType:  # their __call__ is a method-wrapper: no marker
             pass_arg = getattr(__obj, "jinja_pass_arg", None)
-            if pass_arg is not None and pass_arg is not _PassArg.eval_context:
+            if pass_arg is not None and pass_arg is not _EVAL_CONTEXT:
                 return Context.call(__self, __obj, *args, **kwargs)
         else:
             return Context.call(__self, __obj, *args, **kwargs)
@@ -221,7 +231,8 @@ def environment(folders: tuple[tuple[str, str], ...] = (), language: str = DEFAU
         extensions=list(_EXTENSIONS),
         bytecode_cache=_bytecode_cache(),
     )
-    env.context_class = _ReportContext
+    if _EVAL_CONTEXT is not None:
+        env.context_class = _ReportContext
     catalog = translations(language)
     env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
     _install_gettext(env, catalog)  # the same functions, called more directly
