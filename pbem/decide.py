@@ -31,7 +31,7 @@ import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from pbem import moderator
 from pbem.control import AWAY, OFFER_DRAW, apply_control, find_control
@@ -413,8 +413,24 @@ def renderer_of(system: GameSystem, language: str = "en") -> str:
     return made if language in ("", "en") else f"{made}; {language} {TRANSLATION_VERSION}"
 
 
+class ReportRow(Protocol):
+    """What :func:`render_report` reads of an outbox row (an :class:`OutboxRecord`, or the plain
+    columns the store reads for the reports it renders)."""
+
+    @property
+    def recipient(self) -> str: ...
+    @property
+    def format(self) -> str: ...
+    @property
+    def since_event(self) -> int: ...
+    @property
+    def upto_event(self) -> int: ...
+    @property
+    def language(self) -> str: ...
+
+
 def render_report(
-    system: GameSystem, adj_json: str, events: Sequence[Event], row: OutboxRecord, deadline: str | None,
+    system: GameSystem, adj_json: str, events: Sequence[Event], row: ReportRow, deadline: str | None,
     chain: str = "", previous_json: str | None = None,
 ) -> str:
     """One outbox report, rendered from the stored state of its step and the log up to it. ``chain``

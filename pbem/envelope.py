@@ -678,9 +678,7 @@ def parse_submission(raw: bytes | str) -> SignedSubmission:
         if sub is None:
             sub = _parse_bytes(data)
             if sub.password is None:  # a password is never kept beyond the call that reads it
-                _RECENT[data] = sub
-                while len(_RECENT) > 16:
-                    del _RECENT[next(iter(_RECENT))]
+                _remember(data, sub)
         return sub
     if isinstance(raw, str):
         check_size(len(raw))
@@ -691,8 +689,23 @@ def parse_submission(raw: bytes | str) -> SignedSubmission:
 
 
 #: the last submissions read from bytes: a message is read when it is routed, stored and decided, and
-#: the same bytes give the same (immutable) submission, so its email is parsed once
+#: the same bytes give the same (immutable) submission, so its email is parsed once. ``pbem inbox``
+#: routes every message of a run before it hands each game its messages: the last _RECENT_MAX of them
+#: (at most _RECENT_MAX_BYTES of bytes in all) are kept, so a run of that size parses each email once.
 _RECENT: dict[bytes, SignedSubmission] = {}
+_RECENT_MAX = 1024
+_RECENT_MAX_BYTES = 8_000_000
+_recent_bytes = 0
+
+
+def _remember(data: bytes, sub: SignedSubmission) -> None:
+    global _recent_bytes
+    _RECENT[data] = sub
+    _recent_bytes += len(data)
+    while len(_RECENT) > 1 and (len(_RECENT) > _RECENT_MAX or _recent_bytes > _RECENT_MAX_BYTES):
+        oldest = next(iter(_RECENT))
+        del _RECENT[oldest]
+        _recent_bytes -= len(oldest)
 
 
 def _parse_bytes(data: bytes) -> SignedSubmission:

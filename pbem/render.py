@@ -29,12 +29,15 @@ language by the ``say`` filter (``{{ line | say }}``).
 from __future__ import annotations
 
 import contextlib
+import gettext as stdlib_gettext
 import hashlib
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from types import BuiltinFunctionType, FunctionType
+from typing import Any
 
 from jinja2 import (
     BaseLoader,
@@ -48,6 +51,9 @@ from jinja2 import (
     TemplateNotFound,
 )
 from jinja2.bccache import Bucket
+from jinja2.nodes import EvalContext
+from jinja2.runtime import Context, Macro
+from jinja2.utils import pass_eval_context
 from markupsafe import Markup
 
 from pbem.core.game import ReportContext
@@ -76,6 +82,85 @@ class _PackageLoader(BaseLoader):
         if not node.is_file():
             raise TemplateNotFound(template)
         return node.read_text(encoding="utf-8"), None, lambda: True
+
+
+#: the marker Jinja puts on a function that takes the evaluation context (None: a Jinja that marks
+#: functions another way, with which the reports use Jinja's own Context)
+_EVAL_CONTEXT: Any = getattr(pass_eval_context(lambda: None), "jinja_pass_arg", None)
+
+
+class _ReportContext(Context):
+    """Jinja's template context with a quicker :meth:`call` for what report templates call most:
+    plain functions (the gettext functions below) and macros. A template compiles every call it
+    makes (``_("...")``, ``ph.side_name(s)``) to ``context.call(f, ...)``, whose general form asks
+    each callable twice whether it wants the context passed; here a function's own marker is read
+    once, and a macro (whose ``__call__`` takes the evaluation context) given exactly its arguments
+    runs its body as ``Macro.__call__`` would, which is what the general form ends up doing. Anything else
+    (classes, bound methods, functions that take the context itself) goes the general way. The
+    result, and so every rendered byte, is the same either way (tests/test_render_cache.py)."""
+
+    def call(__self, __obj: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - Jinja's own names
+        kind = type(__obj)
+        if kind is Macro:
+            pass_arg: Any = _EVAL_CONTEXT
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+            macro: Any = __obj
+            try:  # (Macro's own attributes: a Jinja without them takes the general way)
+                direct = (not kwargs and len(args) == macro._argument_count and not macro.caller
+                          and not macro.catch_kwargs and not macro.catch_varargs and not __self.environment.is_async)
+                func = macro._func
+            except AttributeError:
+                return Context.call(__self, __obj, *args, **kwargs)
+            if direct:
+                # what Macro.__call__ and Macro._invoke do with exactly its arguments, given by position
+                try:
+                    rv = func(*args)
+                except StopIteration:
+                    return __self.environment.undefined(
+                        "value was undefined because a callable raised a StopIteration exception")
+                return Markup(rv) if __self.eval_ctx.autoescape else rv
+        elif kind is FunctionType or kind is BuiltinFunctionType:  # their __call__ is a method-wrapper: no marker
+            pass_arg = getattr(__obj, "jinja_pass_arg", None)
+            if pass_arg is not None and pass_arg is not _EVAL_CONTEXT:
+                return Context.call(__self, __obj, *args, **kwargs)
+        else:
+            return Context.call(__self, __obj, *args, **kwargs)
+        kwargs.pop("_block_vars", None)
+        kwargs.pop("_loop_vars", None)
+        try:
+            if pass_arg is None:
+                return __obj(*args, **kwargs)
+            return __obj(__self.eval_ctx, *args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined("value was undefined because a callable raised a StopIteration exception")
+
+
+def _install_gettext(env: Environment, catalog: stdlib_gettext.NullTranslations) -> None:
+    """``_``, ``gettext`` and ``ngettext`` for the templates: what ``jinja2.ext.i18n`` installs with
+    ``newstyle=True`` (the message, marked safe when autoescaping, then ``%`` its variables, so they
+    are escaped), taking the evaluation context instead of the whole context: Jinja's ``_`` looks
+    ``gettext`` up in the context and calls it through the context again, and a call of a function
+    that takes the context makes a copy of it inside a block that sets variables (as the HTML report's
+    content does). No template of pbem names a variable ``gettext``."""
+    singular, plural = catalog.gettext, catalog.ngettext
+
+    @pass_eval_context
+    def gettext(__eval_ctx: EvalContext, __string: str, **variables: Any) -> str:
+        rv = singular(__string)
+        if __eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables  # always a format string, as jinja2.ext.i18n's newstyle gettext
+
+    @pass_eval_context
+    def ngettext(__eval_ctx: EvalContext, __singular: str, __plural: str, __num: int, **variables: Any) -> str:
+        variables.setdefault("num", __num)
+        rv = plural(__singular, __plural, __num)
+        if __eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables
+
+    env.globals.update(_=gettext, gettext=gettext, ngettext=ngettext)
 
 
 def _autoescape(name: str | None) -> bool:
@@ -146,9 +231,12 @@ def environment(folders: tuple[tuple[str, str], ...] = (), language: str = DEFAU
         extensions=list(_EXTENSIONS),
         bytecode_cache=_bytecode_cache(),
     )
-    env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
-    env.filters["plural"] = _plural
+    if _EVAL_CONTEXT is not None:
+        env.context_class = _ReportContext
     catalog = translations(language)
+    env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
+    _install_gettext(env, catalog)  # the same functions, called more directly
+    env.filters["plural"] = _plural
     env.filters["say"] = lambda value: say(value, catalog)  # a game's Phrase (its event texts) in ``language``
     return env
 

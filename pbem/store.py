@@ -336,6 +336,9 @@ class Store(SqlFile):
                              f"this one reads {SCHEMA!r} and {', '.join(map(repr, LEGACY_SCHEMAS))}); use the pbem "
                              "version that created it")
         self.game_id = game.id
+        # The game's record never changes once the file is made (pbem writes it once; an older format's
+        # columns are added above, before it is read): kept, instead of read again in every transaction.
+        self._game_row = game
         self.system: GameSystem = system_of(game)
         self.recipients: tuple[str, ...] = (*self.system.sides, MODERATOR)
         if game.schema_version in LEGACY_SCHEMAS:
@@ -734,6 +737,7 @@ class Store(SqlFile):
                 select(SubmissionRecord)
                 .where(SubmissionRecord.verdict == Verdict.RECEIVED.value)
                 .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
+                .limit(1)
             ).first()
             if row is None:
                 return False
@@ -748,7 +752,7 @@ class Store(SqlFile):
             return True
 
     def _store_outcome(
-        self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: SnapshotRecord, adj: Adjudication
+        self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: _OpenStep, adj: Adjudication
     ) -> None:
         row.verdict = out.verdict.value
         row.side, row.step, row.digest = out.side, out.step, out.digest
@@ -777,15 +781,13 @@ class Store(SqlFile):
             fold = requested_folding(order_lines(out.orders or ""))
             if fold is not None and out.side:  # which steps he gets mail for, from the mails made after it
                 self._set_folding(db, out.side, fold)
-            earlier = db.exec(
-                select(SubmissionRecord).where(
-                    SubmissionRecord.verdict == Verdict.ACCEPTED.value,
-                    SubmissionRecord.applied_step == snap.step,
-                    SubmissionRecord.side == out.side,
-                    SubmissionRecord.id != row.id,
-                )
-            ).all()
+            db.flush()  # (the plain query below does not flush the session's changes itself)
+            earlier_ids = [i for (i,) in db.connection().exec_driver_sql(
+                "SELECT id FROM submission WHERE verdict = ? AND applied_step = ? AND side = ? AND id != ? ORDER BY id",
+                (Verdict.ACCEPTED.value, snap.step, out.side, row.id))]
+            earlier = [db.get(SubmissionRecord, i) for i in earlier_ids]  # a revision: the orders it replaces
             for e in earlier:
+                assert e is not None
                 if _is_away(e.orders) or e.orders == OFFER_DRAW:  # not orders for the game: they still stand
                     continue
                 e.verdict = Verdict.SUPERSEDED.value
@@ -819,20 +821,18 @@ class Store(SqlFile):
         self, db: DbSession, adj: Adjudication, events: Sequence[Event], cause: Cause, sid: int | None, resolved: int,
         now: datetime,
     ) -> None:
-        game = db.exec(select(GameRecord)).one()
+        game = self._game_row
         seq = self._append_events(db, events, resolved)
-        last_sub = db.exec(
-            select(SubmissionRecord.id)
-            .where(SubmissionRecord.verdict != Verdict.RECEIVED.value)
-            .order_by(SubmissionRecord.id.desc())  # type: ignore[union-attr]
-        ).first()
+        db.flush()  # a verdict changed in this transaction counts in the plain query below
+        last_sub = db.connection().exec_driver_sql(
+            "SELECT id FROM submission WHERE verdict != ? ORDER BY id DESC LIMIT 1",
+            (Verdict.RECEIVED.value,)).scalar()
         self._add_snapshot(db, game, adj, seq, cause, sid, last_sub or 0, now)
 
     def _append_events(self, db: DbSession, events: Sequence[Event], step: int) -> int:
         """Chain ``events`` (of ``step``) after the last one; the last sequence number."""
-        game = db.exec(select(GameRecord)).one()
-        head = db.exec(select(EventRecord).order_by(EventRecord.seq.desc())).first()  # type: ignore[attr-defined]
-        prev, seq = (head.hash, head.seq) if head else (game.header_hash, 0)
+        head = db.connection().exec_driver_sql("SELECT hash, seq FROM event ORDER BY seq DESC LIMIT 1").first()
+        prev, seq = (head[0], head[1]) if head else (self._game_row.header_hash, 0)
         rows = []
         for ev in events_json(events):
             seq += 1
@@ -855,18 +855,21 @@ class Store(SqlFile):
         deadline = None
         if game.deadline_seconds and not step.over:
             deadline = format_time(now + timedelta(seconds=game.deadline_seconds))
-        db.add(SnapshotRecord(step=step.number, session=text, hash=digest, last_event=last_event,
-                              cause=cause.value, submission_id=sid, after_submission=after, deadline=deadline,
-                              created=format_time(now)))
-        players = db.exec(select(PlayerRecord)).all()
-        emails = {p.side: p.email for p in players}
+        db.flush()  # the reports of an earlier resolution (and the players' changes) in this transaction count
+        conn = db.connection()
+        conn.execute(SnapshotRecord.__table__.insert(), [{  # type: ignore[attr-defined]
+            "step": step.number, "session": text, "hash": digest, "last_event": last_event, "cause": cause.value,
+            "submission_id": sid, "after_submission": after, "deadline": deadline, "created": format_time(now)}])
+        players = conn.exec_driver_sql("SELECT side, email, language FROM player").all()
+        emails = {side: email for side, email, _language in players}
         emails[MODERATOR] = game.moderator_email
         # each recipient's last report so far (per format): the new one starts where it ended
-        db.flush()  # the reports of an earlier resolution in this transaction are seen by the query
-        last = {(r, f): upto for r, f, upto in db.connection().exec_driver_sql(
-            "SELECT recipient, format, upto_event FROM outbox AS o WHERE kind = 'report' AND step = "
-            "(SELECT MAX(step) FROM outbox WHERE kind = 'report' AND recipient = o.recipient AND format = o.format)")}
-        languages = {p.side: p.language or "en" for p in players}
+        # (SQLite gives the bare column upto_event from the row that has the MAX: one report per recipient,
+        # format and step; one pass instead of a subquery per row)
+        last = {(r, f): upto for r, f, upto, _step in db.connection().exec_driver_sql(
+            "SELECT recipient, format, upto_event, MAX(step) FROM outbox WHERE kind = 'report' "
+            "GROUP BY recipient, format")}
+        languages = {side: language or "en" for side, _email, language in players}
         folding = self._folding(db)
         created = format_time(now)
         rows = []
@@ -969,9 +972,11 @@ class Store(SqlFile):
         that recover at the same time neither store a report twice nor render it twice."""
         done = 0
         with self._write() as db:
-            rows = db.exec(
-                select(OutboxRecord).where(OutboxRecord.body.is_(None)).order_by(OutboxRecord.id)  # type: ignore[union-attr,arg-type]
-            ).all()
+            conn = db.connection()
+            # plain columns and one UPDATE for all (the ORM's rows and flush cost more than the queries)
+            rows = [_PendingReport(*r) for r in conn.exec_driver_sql(
+                "SELECT id, step, recipient, format, since_event, upto_event, language FROM outbox "
+                "WHERE body IS NULL ORDER BY id")]
             if not rows:
                 return 0
             log, chain = self._log_upto(db, max(row.upto_event for row in rows))
@@ -979,7 +984,6 @@ class Store(SqlFile):
             # The steps of every report each (recipient, format) has from the first step rendered here on,
             # and his last one before it: a report's "before" is his latest report step below its own.
             first = min(row.step for row in rows)
-            conn = db.connection()
             report_steps: dict[tuple[str, str], list[int]] = {}
             for recipient, fmt, step_no in [
                 *conn.exec_driver_sql("SELECT recipient, format, MAX(step) FROM outbox WHERE kind = 'report' "
@@ -993,6 +997,7 @@ class Store(SqlFile):
             snaps = {step_no: (session, deadline) for step_no, session, deadline in conn.exec_driver_sql(
                 f"SELECT step, session, deadline FROM snapshot WHERE step IN ({', '.join('?' * len(wanted))})",
                 tuple(wanted))}
+            written: list[tuple[bytes, str, int]] = []
             for row, before in zip(rows, befores, strict=True):
                 if row.step not in snaps:
                     raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
@@ -1001,26 +1006,27 @@ class Store(SqlFile):
                 if row.upto_event:
                     at = chain[row.upto_event - 1]
                 else:  # the chain before the first event: the set-up's hash
-                    header = header or db.exec(select(GameRecord)).one().header_hash
+                    header = self._game_row.header_hash
                     at = header
                 prev = snaps.get(before) if before is not None else None
-                row.body = render_report(self.system, session, log, row, deadline, at,
-                                         prev[0] if prev is not None else None)
-                row.renderer = renderer_of(self.system, row.language or "en")
-                db.add(row)
+                body = render_report(self.system, session, log, row, deadline, at, prev[0] if prev is not None else None)
+                # stored as the ORM's ReportBody column stores it (pbem.bodies)
+                written.append((bodies.pack(body), renderer_of(self.system, row.language or "en"), row.id))
                 done += 1
                 _checkpoint("rendered")
+            conn.exec_driver_sql("UPDATE outbox SET body = ?, renderer = ? WHERE id = ?", written)
         return done
 
     # -- reading state
-    def _snapshot(self, db: DbSession) -> SnapshotRecord:
+    def _snapshot(self, db: DbSession) -> _OpenStep:
         """The latest snapshot (the state of the open step, before its sealed orders)."""
-        snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc())).first()  # type: ignore[attr-defined]
-        if snap is None:
+        found = db.connection().exec_driver_sql(
+            "SELECT step, session, deadline FROM snapshot ORDER BY step DESC LIMIT 1").first()
+        if found is None:
             raise StoreError(f"{self.path} has no snapshot; the file is damaged")
-        return snap
+        return _OpenStep(*found)
 
-    def _current(self, db: DbSession) -> tuple[Adjudication, SnapshotRecord]:
+    def _current(self, db: DbSession) -> tuple[Adjudication, _OpenStep]:
         snap = self._snapshot(db)
         try:
             adj = self.system.load(json.loads(snap.session))
@@ -1028,15 +1034,14 @@ class Store(SqlFile):
             raise StoreError(f"{self.path}: the stored state of step {snap.step} is damaged "
                              f"({type(exc).__name__}: {str(exc)[:200]}); `pbem verify --game {self.game_id}` "
                              "shows what differs; restore the file from a backup") from None
-        adj.attach_secret(game_secret(db.exec(select(GameRecord)).one()))
-        for p in db.exec(
-            select(SubmissionRecord)
-            .where(SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.applied_step == snap.step)
-            .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
-        ).all():
-            if p.password_check == moderator.CHECK or _is_away(p.orders) or p.orders == OFFER_DRAW:  # not the game's
+        adj.attach_secret(game_secret(self._game_row))
+        db.flush()  # (the plain query below does not flush the session's changes itself)
+        for check, orders, side, digest in db.connection().exec_driver_sql(
+            "SELECT password_check, orders, side, digest FROM submission WHERE verdict = ? AND applied_step = ? "
+            "ORDER BY id", (Verdict.ACCEPTED.value, snap.step)):
+            if check == moderator.CHECK or _is_away(orders) or orders == OFFER_DRAW:  # not the game's
                 continue
-            adj.submit(p.side or "", p.orders or "", p.digest or "")
+            adj.submit(side or "", orders or "", digest or "")
         return adj, snap
 
     def _paused(self, db: DbSession) -> bool:
@@ -1054,7 +1059,7 @@ class Store(SqlFile):
                 paused = a.action == "pause"
         return paused, acts
 
-    def _deadline(self, db: DbSession, snap: SnapshotRecord) -> str | None:
+    def _deadline(self, db: DbSession, snap: _OpenStep) -> str | None:
         """The open step's deadline: none while the game is paused; else the one it opened with (or, when
         the game was resumed during this step, a whole deadline from the resumption), moved by the
         moderator's extensions made since."""
@@ -1097,12 +1102,11 @@ class Store(SqlFile):
     def absences(self) -> list[tuple[int, str, str]]:
         """The players' own accepted ``away until`` declarations: (submission id, side, until), oldest first."""
         with self._read() as db:
-            rows = db.exec(select(SubmissionRecord).where(
-                SubmissionRecord.verdict == Verdict.ACCEPTED.value,
-                SubmissionRecord.orders.like("away until %"))  # type: ignore[union-attr]
-                .order_by(SubmissionRecord.id)).all()  # type: ignore[arg-type]
-        return [(r.id or 0, r.side or "", (r.orders or "")[len("away until "):]) for r in rows
-                if r.password_check != moderator.CHECK]
+            rows = db.connection().exec_driver_sql(
+                "SELECT id, side, orders, password_check FROM submission WHERE verdict = ? AND orders LIKE ? "
+                "ORDER BY id", (Verdict.ACCEPTED.value, "away until %")).all()
+        return [(sid or 0, side or "", (orders or "")[len("away until "):]) for sid, side, orders, check in rows
+                if check != moderator.CHECK]
 
     def absence_origins(self) -> set[str]:
         """The declarations of other games carried here already (their ``GAME#SUBMISSION``)."""
@@ -1114,9 +1118,10 @@ class Store(SqlFile):
 
     def _offers(self, db: DbSession, open_step: int) -> dict[str, int]:
         """The draw offers standing while ``open_step`` is open (pbem.control.standing_offers)."""
-        rows = db.exec(select(SubmissionRecord.side, SubmissionRecord.orders, SubmissionRecord.applied_step).where(
-            SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.orders == OFFER_DRAW,
-            SubmissionRecord.applied_step >= open_step - OFFER_STEPS).order_by(SubmissionRecord.id)).all()  # type: ignore[arg-type,operator]
+        db.flush()  # (the plain query below does not flush the session's changes itself)
+        rows = db.connection().exec_driver_sql(
+            "SELECT side, orders, applied_step FROM submission WHERE verdict = ? AND orders = ? AND applied_step >= ? "
+            "ORDER BY id", (Verdict.ACCEPTED.value, OFFER_DRAW, open_step - OFFER_STEPS)).all()
         return standing_offers(((side or "", orders or "", step or 0) for side, orders, step in rows), open_step)
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
@@ -1265,7 +1270,7 @@ class Store(SqlFile):
     def last_opened(self) -> str:
         """When the open step (or the end of the game) began: the last snapshot's time."""
         with self._read() as db:
-            snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc())).first()  # type: ignore[attr-defined]
+            snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc()).limit(1)).first()  # type: ignore[attr-defined]
         return snap.created if snap is not None else ""
 
     def events(self, viewer: str = MODERATOR) -> list[tuple[int, int, Event]]:
@@ -1552,6 +1557,28 @@ def _db_error(path: Path, exc: DBAPIError) -> StoreError:
                           f"{BUSY_TIMEOUT_SECONDS:.0f} s; try again")
     return StoreError(f"{path} is not a readable pbem game file ({what}); restore it from a backup, "
                       "or move it out of the game folder")
+
+
+@dataclass(frozen=True)
+class _OpenStep:
+    """The latest snapshot's columns the pipeline reads: the open step, its state, its deadline."""
+
+    step: int
+    session: str
+    deadline: str | None
+
+
+@dataclass(frozen=True)
+class _PendingReport:
+    """An outbox report still to render: the columns :meth:`Store.render_pending` reads."""
+
+    id: int
+    step: int
+    recipient: str
+    format: str
+    since_event: int
+    upto_event: int
+    language: str
 
 
 def _event_of(r: EventRecord) -> Event:

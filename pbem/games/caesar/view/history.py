@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.core.events import Event
+from pbem.core.events import ALL, Event
 from pbem.core.phrase import N_, Phrase, joined
 from pbem.games.caesar.rules.board import Board, Side, short_name
 from pbem.games.caesar.rules.choices import Audience
@@ -36,19 +36,18 @@ def visible_events(log: Sequence[Event], viewer: Side | None) -> list[tuple[int,
     The moderator sees every event; of an owner's version and the opponent's
     redacted copy (``Game.emit_split``) he is shown the owner's only.
     """
-    out = []
-    for i, e in enumerate(log):
-        if not e.visible_to(viewer.value if viewer is not None else None):
-            continue
-        if viewer is None and _is_redacted_copy(e):
-            continue
-        out.append((i, e))
-    return out
+    if viewer is None:  # Event.visible_to(None): every event
+        return [(i, e) for i, e in enumerate(log) if not _is_redacted_copy(e)]
+    seen = (ALL, viewer.value)  # Event.visible_to(side): the events for all and those for that side
+    return [(i, e) for i, e in enumerate(log) if e.audience in seen]
+
+
+_SIDE_AUDIENCES = (Audience.CAESAR.value, Audience.POMPEY.value)
 
 
 def _is_redacted_copy(e: Event) -> bool:
     side = e.data.get("side")
-    return e.audience in (Audience.CAESAR.value, Audience.POMPEY.value) and isinstance(side, str) and side != e.audience
+    return e.audience in _SIDE_AUDIENCES and isinstance(side, str) and side != e.audience
 
 
 _BATTLE_KINDS = frozenset(

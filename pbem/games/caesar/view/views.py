@@ -100,9 +100,12 @@ def _enemy_counts(game: Game, side: Side) -> dict[str, int]:
 
 
 def _side_counts(game: Game, side: Side) -> dict[str, int]:
+    # game.count is the location index's count of the side's blocks there, Cleopatra included
+    cleo = game.state.blocks["Cleopatra"]
+    cleo_at = cleo.loc if cleo.status is BlockStatus.MAP and cleo.side is side else None
     out: dict[str, int] = {}
     for loc in sorted(game.board.spaces):
-        n = sum(1 for bid in game.blocks_at(loc, side) if bid != "Cleopatra")
+        n = game.count(loc, side) - (loc == cleo_at)
         if n:
             out[loc] = n
     return out
@@ -128,8 +131,11 @@ def _dead_leaders(game: Game) -> dict[Side, int]:
     return out
 
 
+_SIDES = tuple(Side)  # (iterating the Enum class itself is slow: this runs for every location of every view)
+
+
 def _holder(counts: Mapping[Side, int]) -> str:
-    present = [s for s in Side if counts.get(s, 0)]
+    present = [s for s in _SIDES if counts.get(s, 0)]
     if len(present) == 2:
         return "contested"
     return present[0].value if present else ""
