@@ -29,10 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
+from pbem.core.rng import Rng  # noqa: E402
 from pbem.games.caesar.ai.belief import Observation  # noqa: E402
 from pbem.games.caesar.ai.match import Tally, play_match, wilson  # noqa: E402
 from pbem.games.caesar.ai.players import SECONDS_PER_STRENGTH, Answer, Bot, Budget, Player, make_player  # noqa: E402
-from pbem.core.rng import Rng  # noqa: E402
 from pbem.games.caesar.rules.board import Side  # noqa: E402
 from pbem.games.caesar.rules.state import Options  # noqa: E402
 
