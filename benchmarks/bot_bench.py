@@ -12,8 +12,7 @@ layer as order text, and prints each side's win rate with a 95% Wilson interval,
 and what the budget gave the bot (search iterations per step it thought on).
 
 ``--ladder A,B,C``: for each neighbouring pair of budgets (iterations per step, or
-``sX`` for strength X, the time budget; a trailing ``c`` for a bot that centres its outcomes
-on each round's sampled position), the stronger (the later rung) and the weaker bot play each
+``sX`` for strength X, the time budget), the stronger and the weaker bot play each
 seed twice, once in each seat, and the stronger's wins and VP margin are compared
 with the weaker's in the same seat (so the side's own advantage cancels out).
 """
@@ -57,15 +56,10 @@ class Counted:
 
 
 def bot(budget: str, clock: Callable[[], float]) -> Bot:
-    """``"120"``: 120 iterations per step; ``"s0.5"``: strength 0.5 (0.5 x 2 s per step by ``clock``);
-    a trailing ``c``: outcomes centred on each round's sampled position (``Bot.sample_centre``)."""
-    centre = budget.endswith("c")
-    core = budget[:-1] if centre else budget
-    if core.startswith("s"):
-        b = Budget(iterations=None, seconds=SECONDS_PER_STRENGTH * float(core[1:]), clock=clock)
-    else:
-        b = Budget(iterations=int(core))
-    return Bot(b, name=f"bot {budget}", sample_centre=centre)
+    """``"120"``: 120 iterations per step; ``"s0.5"``: strength 0.5 (0.5 x 2 s per step by ``clock``)."""
+    if budget.startswith("s"):
+        return Bot(Budget(iterations=None, seconds=SECONDS_PER_STRENGTH * float(budget[1:]), clock=clock), name=f"bot {budget}")
+    return Bot(Budget(iterations=int(budget)), name=f"bot {budget}")
 
 
 def player(name: str, iterations: int | None, strength: float, clock: Callable[[], float]) -> Player:

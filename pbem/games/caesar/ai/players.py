@@ -504,7 +504,6 @@ class Bot:
     full: float = 0.6  # the belief's chance that a hidden enemy block is at full strength
     pressure: float = PRESSURE  # the weight of the evaluation's pressure term
     policy: bool = True  # the simulations' commands attack by :func:`attack_moves` (False: random moves)
-    sample_centre: bool = False  # centre each round's outcomes on that round's sampled position
 
     def answer(self, obs: Observation, rng: Rng) -> Answer:
         b = self.budget
@@ -566,10 +565,8 @@ class Bot:
                 return False
             still = d.kind in (DecisionKind.MOVES, DecisionKind.LEVIES)
 
-            centre = [base]
-
             def score(x: Game) -> float:
-                return outcome(x, side, centre[0], pressure=self.pressure)
+                return outcome(x, side, base, pressure=self.pressure)
 
             while True:
                 if cap is not None and n + len(alive) > cap and rounds > 0:
@@ -579,8 +576,6 @@ class Bot:
                 # one round: every candidate still in is tried on the same sampled position with the
                 # same simulation dice (common random numbers), so their difference is not luck
                 det = _position_for(belief, g, d, prefix, r)
-                if self.sample_centre:
-                    centre[0] = evaluate(det, side, pressure=self.pressure)
                 seed = r.next64()
                 for i in alive:
                     trial = det.copy()
