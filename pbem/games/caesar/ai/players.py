@@ -28,8 +28,8 @@ battles to come, and who presses each VP city) centred on the score where the
 decision was taken. The decision's budget is cut into equal phases, one per halving (8
 candidates: 3), and at the end of each the worse half of the candidates is dropped
 (successive halving), so more budget sharpens every comparison, not only the last. The
-best mean is played. Search stops at an iteration budget,
-or when an injected clock passes its deadline, whichever comes first.
+best mean is played. Search stops at an iteration budget, or when an injected clock
+passes its deadline, whichever comes first.
 
 Battle plans and winter orders are left to the published defaults (every block
 fires; surplus blocks are the weakest), which the adjudicator applies anyway.
