@@ -251,3 +251,22 @@ def test_wilson_interval() -> None:
     assert wilson(10, 10)[1] == 1.0
     t = Tally()
     assert t.lines({C: "bot", P: "random"})[0].startswith("Caesar (bot): 0/0 wins")
+
+
+def test_successive_halving_gives_every_candidate_its_share_of_a_large_budget() -> None:
+    """The decision's budget is cut into one phase per halving (8 candidates: 3 phases), so a
+    candidate dropped in the first phase was tried on a third of the budget's share per candidate,
+    not on two samples (the earlier schedule halved every second round whatever the budget)."""
+    s, log = _session_at(StepKind.COMMAND, 3)
+    side = s.step().awaiting[0]
+    obs = observe_session(s, log, side)
+    small = Bot(Budget(iterations=48, horizon=20)).answer(obs, Rng(1))
+    large = Bot(Budget(iterations=480, horizon=20)).answer(obs, Rng(1))
+    first_small, first_large = small.considered[0][1], large.considered[0][1]
+    assert len(first_large) == 8
+    # the first decision of a command gets a third of the step's budget: 160 iterations, phases of 53
+    assert min(w.visits for w in first_large) >= 160 // 3 // 8
+    assert min(w.visits for w in first_large) > min(w.visits for w in first_small)
+    # and the survivors of the last phase got the most
+    assert max(w.visits for w in first_large) >= 2 * min(w.visits for w in first_large)
+    s.check(side, large.text)

@@ -25,9 +25,11 @@ after a move or a levy the bot's own side makes no more this turn (the next one 
 the next decision's business). The result is scored: a finished game as a win,
 loss or draw; otherwise a logistic of :func:`evaluate` (VP, strength on the map,
 battles to come, and who presses each VP city) centred on the score where the
-decision was taken. Every second round the worse half of the candidates is dropped
-(successive halving). The best mean is played. Search stops at an iteration budget,
-or when an injected clock passes its deadline, whichever comes first.
+decision was taken. The decision's budget is cut into equal phases, one per halving (8
+candidates: 3), and at the end of each the worse half of the candidates is dropped
+(successive halving), so more budget sharpens every comparison, not only the last. The
+best mean is played. Search stops at an iteration budget, or when an injected clock
+passes its deadline, whichever comes first.
 
 Battle plans and winter orders are left to the published defaults (every block
 fires; surplus blocks are the weakest), which the adjudicator applies anyway.
@@ -540,12 +542,27 @@ class Bot:
                 2 if d.kind in (DecisionKind.DISCARD, DecisionKind.LEVIES) else 1)
             cap = None if b.iterations is None else max(len(opts), (b.iterations - spent[0]) // share)
             deadline = None
+            began = 0.0
             if b.clock is not None and b.seconds is not None:
-                deadline = b.clock() + max(0.0, left()) / share
+                began = b.clock()
+                deadline = began + max(0.0, left()) / share
             visits = [0] * len(opts)
             total = [0.0] * len(opts)
             alive = list(range(len(opts)))
             n = rounds = 0
+            # successive halving with the decision's budget cut into equal phases, one per halving
+            # (8 candidates: 8, then 4, then 2), so that a candidate dropped early has had its fair
+            # share of samples whatever the budget: more budget sharpens every comparison, not only
+            # the last one
+            phases = max(1, math.ceil(math.log2(len(opts))))
+            phase = in_phase = 0
+
+            def phase_over() -> bool:
+                if cap is not None and n >= cap * (phase + 1) / phases:
+                    return True
+                if deadline is not None and b.clock is not None:
+                    return b.clock() >= began + (deadline - began) * (phase + 1) / phases
+                return False
             still = d.kind in (DecisionKind.MOVES, DecisionKind.LEVIES)
 
             def score(x: Game) -> float:
@@ -571,9 +588,13 @@ class Bot:
                     visits[i] += 1
                     n += 1
                 rounds += 1
-                if rounds % 2 == 0 and len(alive) > 2:  # successive halving: spend on the close ones
+                in_phase += 1
+                # at least two rounds a phase: one shared sample is too few to drop a candidate on
+                if in_phase >= 2 and len(alive) > 2 and phase_over():
                     alive.sort(key=lambda k: (-_mean(total, visits, k), k))
                     alive = sorted(set(alive[: max(2, (len(alive) + 1) // 2)]) | {greedy})
+                    phase += 1
+                    in_phase = 0
             spent[0] += n
             best = max(alive, key=lambda k: (_mean(total, visits, k), -k))
             if _mean(total, visits, best) - _mean(total, visits, greedy) < self.margin:
