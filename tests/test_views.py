@@ -375,3 +375,18 @@ def test_eliminated_since_last_report() -> None:
     v = build_view(g, log, Side.CAESAR, since=i)
     assert log[i].text in v.eliminated
     assert build_view(g, log, Side.CAESAR, since=i + 1).eliminated == ()
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_sides_visible_events_are_exactly_those_the_core_lets_it_see(seed: int) -> None:
+    """visible_events filters a whole log by pbem.core.events.audiences_seen_by; it must keep exactly
+    the events Event.visible_to allows (the one rule of who sees what), in order, for every viewer."""
+    from pbem.games.caesar.view.history import visible_events
+
+    log = play_random(new_game(seed=seed), Rng(seed), limit=400)
+    assert {e.audience for e in log} >= {"all", "Caesar", "Pompey"}  # the log has something to hide
+    for side in Side:
+        assert visible_events(log, side) == [(i, e) for i, e in enumerate(log) if e.visible_to(side.value)]
+    every = visible_events(log, None)
+    assert {i for i, _ in every} <= set(range(len(log))) and len(every) <= len(log)
+    assert all(e.visible_to(None) for _, e in every)

@@ -12,18 +12,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ALL", "MODERATOR", "Event", "visible_to"]
+__all__ = ["ALL", "MODERATOR", "Event", "audiences_seen_by", "visible_to"]
 
 ALL = "all"
 MODERATOR = "moderator"
 
 
+def audiences_seen_by(viewer: str | None) -> tuple[str, ...] | None:
+    """The audiences whose events ``viewer`` (a side's name) may see; None for the moderator
+    (``None`` or ``"moderator"``), who sees every event. The one rule of who sees what: a loop
+    over a whole log tests ``event.audience in seen`` with it instead of calling
+    :func:`visible_to` per event."""
+    return None if viewer is None or viewer == MODERATOR else (ALL, viewer)
+
+
 def visible_to(audience: str, viewer: str | None) -> bool:
     """Whether ``viewer`` (a side's name; ``None`` or ``"moderator"`` = the moderator) may see
     an event addressed to ``audience``."""
-    if viewer is None or viewer == MODERATOR:
-        return True
-    return audience in (ALL, viewer)
+    seen = audiences_seen_by(viewer)
+    return seen is None or audience in seen
 
 
 @dataclass(frozen=True, init=False)

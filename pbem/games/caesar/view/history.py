@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.core.events import ALL, Event
+from pbem.core.events import Event, audiences_seen_by
 from pbem.core.phrase import N_, Phrase, joined
 from pbem.games.caesar.rules.board import Board, Side, short_name
 from pbem.games.caesar.rules.choices import Audience
@@ -36,9 +36,9 @@ def visible_events(log: Sequence[Event], viewer: Side | None) -> list[tuple[int,
     The moderator sees every event; of an owner's version and the opponent's
     redacted copy (``Game.emit_split``) he is shown the owner's only.
     """
-    if viewer is None:  # Event.visible_to(None): every event
+    seen = audiences_seen_by(viewer.value if viewer is not None else None)  # Event.visible_to, for a whole log
+    if seen is None:
         return [(i, e) for i, e in enumerate(log) if not _is_redacted_copy(e)]
-    seen = (ALL, viewer.value)  # Event.visible_to(side): the events for all and those for that side
     return [(i, e) for i, e in enumerate(log) if e.audience in seen]
 
 
