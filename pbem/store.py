@@ -980,7 +980,6 @@ class Store(SqlFile):
             if not rows:
                 return 0
             log, chain = self._log_upto(db, max(row.upto_event for row in rows))
-            header = ""
             # The steps of every report each (recipient, format) has from the first step rendered here on,
             # and his last one before it: a report's "before" is his latest report step below its own.
             first = min(row.step for row in rows)
@@ -1003,11 +1002,8 @@ class Store(SqlFile):
                     raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
                                      "no snapshot; `pbem verify` shows what differs; restore the file from a backup")
                 session, deadline = snaps[row.step]
-                if row.upto_event:
-                    at = chain[row.upto_event - 1]
-                else:  # the chain before the first event: the set-up's hash
-                    header = self._game_row.header_hash
-                    at = header
+                # the chain up to the report's last event (before the first event: the set-up's hash)
+                at = chain[row.upto_event - 1] if row.upto_event else self._game_row.header_hash
                 prev = snaps.get(before) if before is not None else None
                 body = render_report(self.system, session, log, row, deadline, at, prev[0] if prev is not None else None)
                 # stored as the ORM's ReportBody column stores it (pbem.bodies)
