@@ -172,6 +172,8 @@ def main() -> int:
             for name in ("sealed", "resolving"):
                 wall, done = _pbem(h, "submit", str(files[name]))
                 assert done.returncode == 0, done.stderr.decode()
+                said = b"sealed until" if name == "sealed" else b"resolved"
+                assert said in done.stdout, done.stdout.decode()
                 if run:
                     times[name].append(wall)
                     cpus[name].append(_CPU[-1])

@@ -31,7 +31,7 @@ import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem import moderator
 from pbem.control import AWAY, OFFER_DRAW, apply_control, find_control
@@ -50,12 +50,17 @@ from pbem.envelope import (
 )
 from pbem.errors import CredentialError, EnvelopeError, PbemError
 from pbem.games import find_game
-from pbem.tables import LEGACY_SCHEMAS, Cause, GameRecord, OutboxRecord, PlayerRecord, Verdict
+from pbem.records import LEGACY_SCHEMAS, Cause, Verdict
+
+if TYPE_CHECKING:
+    from pbem.tables import OutboxRecord
 
 __all__ = [
     "MODERATOR",
     "Cause",
+    "GameFacts",
     "Outcome",
+    "PlayerFacts",
     "StoreError",
     "Verdict",
     "canonical_json",
@@ -147,7 +152,43 @@ def format_duration(seconds: int) -> str:
     return "".join(f"{v}{u}" for v, u in ((d, "d"), (h, "h"), (m, "m")) if v) or "0m"
 
 
-def game_secret(game: GameRecord) -> bytes | None:
+class GameFacts(Protocol):
+    """What the pure functions here read of a game's record (a :class:`pbem.tables.GameRecord`, or
+    the plain columns :mod:`pbem.sealed` reads)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def schema_version(self) -> str: ...
+    @property
+    def system(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def options(self) -> str: ...
+    @property
+    def settings(self) -> str: ...
+    @property
+    def scenario(self) -> str | None: ...
+    @property
+    def commitment(self) -> str | None: ...
+    @property
+    def secret(self) -> str | None: ...
+
+
+class PlayerFacts(Protocol):
+    """What :func:`decide` reads of a side's player (a :class:`pbem.tables.PlayerRecord`, or the plain
+    columns :mod:`pbem.sealed` reads)."""
+
+    @property
+    def side(self) -> str: ...
+    @property
+    def public_key(self) -> str | None: ...
+    @property
+    def password_hash(self) -> str | None: ...
+
+
+def game_secret(game: GameFacts) -> bytes | None:
     """The game's stored secret (None for a practice game, or when it is left out of an audit bundle)."""
     if not game.secret:
         return None
@@ -158,22 +199,22 @@ def game_secret(game: GameRecord) -> bytes | None:
                          f"{game.commitment}") from None
 
 
-def is_practice(game: GameRecord) -> bool:
+def is_practice(game: GameFacts) -> bool:
     """A game file of this format whose draws follow its seed (``pbem new --seed``)."""
     return not game.commitment and game.schema_version not in LEGACY_SCHEMAS
 
 
-def system_of(game: GameRecord) -> GameSystem:
+def system_of(game: GameFacts) -> GameSystem:
     """The game system a game file holds (files written before the system column: Julius Caesar)."""
     return find_game(getattr(game, "system", None) or "caesar")
 
 
-def game_options(game: GameRecord) -> dict[str, Any]:
+def game_options(game: GameFacts) -> dict[str, Any]:
     """The game's option values as stored (game files of format 2 keep the battle mode apart, as "settings")."""
     return {**json.loads(game.settings or "{}"), **json.loads(game.options or "{}")}
 
 
-def game_stream(game: GameRecord) -> RandomStream:
+def game_stream(game: GameFacts) -> RandomStream:
     """The game's random stream: keyed by its secret (committed in the header), or a practice game's seed."""
     if game.commitment:
         stream = KeyedStream(game.id, game.commitment)
@@ -182,20 +223,20 @@ def game_stream(game: GameRecord) -> RandomStream:
     return Rng(game.seed, practice=is_practice(game))
 
 
-def load_adjudication(game: GameRecord, data: str | dict[str, Any]) -> Adjudication:
+def load_adjudication(game: GameFacts, data: str | dict[str, Any]) -> Adjudication:
     """A stored adjudication state (a snapshot), with the game's secret attached to its stream."""
     adj = system_of(game).load(json.loads(data) if isinstance(data, str) else data)
     adj.attach_secret(game_secret(game))
     return adj
 
 
-def initial_adjudication(game: GameRecord) -> tuple[Adjudication, list[Event]]:
+def initial_adjudication(game: GameFacts) -> tuple[Adjudication, list[Event]]:
     """The adjudication state at the start, rebuilt from the stored set-up, with the opening events."""
     position = json.loads(game.scenario) if game.scenario else None
     return system_of(game).start(game.seed, game_options(game), position, rng=game_stream(game))
 
 
-def header_hash(game: GameRecord) -> str:
+def header_hash(game: GameFacts) -> str:
     head: dict[str, Any] = {
         "game": game.id, "schema": game.schema_version, "seed": game.seed, "options": json.loads(game.options),
         "settings": json.loads(game.settings), "scenario": json.loads(game.scenario) if game.scenario else None,
@@ -231,7 +272,7 @@ class Outcome:
 def decide(
     adj: Adjudication,
     game_id: str,
-    players: dict[str, PlayerRecord],
+    players: Mapping[str, PlayerFacts],
     raw: bytes,
     accepted_digests: dict[str, int],
     password_check: str | None = None,
@@ -320,7 +361,7 @@ def _said(exc: Exception) -> str:
     return first if isinstance(first, Phrase) else str(exc)
 
 
-def _decide_action(adj: Adjudication, game_id: str, players: dict[str, PlayerRecord], raw: bytes) -> Outcome:
+def _decide_action(adj: Adjudication, game_id: str, players: Mapping[str, PlayerFacts], raw: bytes) -> Outcome:
     """A moderator action (pbem.moderator): ``forfeit`` ends the game, the other side wins."""
     digest = hashlib.sha256(raw).hexdigest()
     try:

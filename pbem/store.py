@@ -41,7 +41,6 @@ the time formats are pure and live in :mod:`pbem.decide`, shared by both.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import logging
@@ -66,9 +65,9 @@ from sqlalchemy.util import LRUCache
 from sqlmodel import Session as DbSession
 from sqlmodel import SQLModel, create_engine, select
 
-from pbem import bodies, moderator
+from pbem import bodies, moderator, queries
 from pbem.bodies import DamagedBodyError
-from pbem.control import OFFER_DRAW, OFFER_STEPS, standing_offers
+from pbem.control import OFFER_DRAW, OFFER_STEPS
 from pbem.core.events import MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem, Summary, option_values
 from pbem.core.languages import requested_language
@@ -113,6 +112,8 @@ from pbem.envelope import (
 )
 from pbem.errors import EnvelopeError, PbemError
 from pbem.games import DEFAULT_GAME, find_game
+from pbem.queries import BUSY_TIMEOUT_SECONDS
+from pbem.records import GAME_ID_RE, Receipt
 from pbem.replies import NOTICE, queue_reply
 
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
@@ -160,11 +161,9 @@ def __getattr__(name: str) -> Any:
 
 FORMATS: tuple[str, ...] = ("text", "html")
 GENESIS = "0" * 64
-BUSY_TIMEOUT_SECONDS = 60.0
 FREE_GUESSES = 3  # wrong passwords for a side in a row before its password submissions wait
 THROTTLE_BASE = timedelta(minutes=1)  # the first wait; it doubles with each further wrong password
 THROTTLE_MAX = timedelta(days=1)
-_GAME_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 _log = logging.getLogger("pbem")
 
 
@@ -223,44 +222,6 @@ class MessageKey:
 
     digest: str
     message_id: str = ""
-
-
-@dataclass(frozen=True)
-class Receipt:
-    """What happened to one submission."""
-
-    game: str
-    submission: int
-    verdict: Verdict
-    side: str | None
-    step: int | None
-    reason: str = ""
-    errors: tuple[dict[str, Any], ...] = ()
-    related: int | None = None
-    resolved: bool = False  # this submission resolved its step
-    next_step: int | None = None
-    next_title: str = ""
-    waiting_for: tuple[str, ...] = ()
-    stands: int | None = None  # rejected: the side's earlier accepted submission for the step, which still counts
-    again: bool = False  # the mailbox message was received before: nothing was stored or queued now
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "submission": self.submission,
-            "verdict": self.verdict.value,
-            "again": self.again,
-            "stands": self.stands,
-            "side": self.side,
-            "step": self.step,
-            "reason": self.reason,
-            "errors": list(self.errors),
-            "related": self.related,
-            "resolved": self.resolved,
-            "next_step": self.next_step,
-            "next_title": self.next_title,
-            "waiting_for": list(self.waiting_for),
-        }
 
 
 @dataclass(frozen=True)
@@ -782,19 +743,10 @@ class Store(SqlFile):
             if fold is not None and out.side:  # which steps he gets mail for, from the mails made after it
                 self._set_folding(db, out.side, fold)
             db.flush()  # (the plain query below does not flush the session's changes itself)
-            earlier_ids = [i for (i,) in db.connection().exec_driver_sql(
-                "SELECT id FROM submission WHERE verdict = ? AND applied_step = ? AND side = ? AND id != ? ORDER BY id",
-                (Verdict.ACCEPTED.value, snap.step, out.side, row.id))]
-            earlier = [db.get(SubmissionRecord, i) for i in earlier_ids]  # a revision: the orders it replaces
-            for e in earlier:
-                assert e is not None
-                if _is_away(e.orders) or e.orders == OFFER_DRAW:  # not orders for the game: they still stand
-                    continue
-                e.verdict = Verdict.SUPERSEDED.value
-                e.related = row.id
-                e.reason = f"replaced by submission #{row.id}"
-                db.add(e)
-                row.related = e.id  # the submission this revision replaces
+            assert row.id is not None and out.side is not None
+            replaced = queries.supersede_earlier(db.connection().exec_driver_sql, row.id, out.side, snap.step)
+            if replaced is not None:  # a revision: the submission it replaces
+                row.related = replaced
         db.add(row)
         db.flush()
         if out.resolved_step is not None:
@@ -920,10 +872,7 @@ class Store(SqlFile):
 
     @staticmethod
     def _set_folding(db: DbSession, side: str, fold: bool) -> None:
-        conn = db.connection()
-        conn.exec_driver_sql("CREATE TABLE IF NOT EXISTS mail_pref (side VARCHAR PRIMARY KEY, fold INTEGER NOT NULL)")
-        conn.exec_driver_sql("INSERT INTO mail_pref (side, fold) VALUES (?, ?) "
-                             "ON CONFLICT(side) DO UPDATE SET fold = excluded.fold", (side, int(fold)))
+        queries.set_folding(db.connection().exec_driver_sql, side, fold)
 
     def _asks(self, db: DbSession, step: int) -> tuple[tuple[str, ...], bool]:
         """The sides step ``step`` waited for when it opened, and whether the game was over then."""
@@ -1032,13 +981,7 @@ class Store(SqlFile):
                              "shows what differs; restore the file from a backup") from None
         adj.attach_secret(game_secret(self._game_row))
         db.flush()  # (the plain query below does not flush the session's changes itself)
-        for check, orders, side, digest in db.connection().exec_driver_sql(
-            "SELECT password_check, orders, side, digest FROM submission WHERE verdict = ? AND applied_step = ? "
-            "ORDER BY id", (Verdict.ACCEPTED.value, snap.step)):
-            if check == moderator.CHECK or _is_away(orders) or orders == OFFER_DRAW:  # not the game's
-                continue
-            adj.submit(side or "", orders or "", digest or "")
-        return adj, snap
+        return queries.replay_accepted(db.connection().exec_driver_sql, adj, snap.step), snap
 
     def _paused(self, db: DbSession) -> bool:
         return self._clock_actions(db)[0]
@@ -1078,7 +1021,7 @@ class Store(SqlFile):
         latest: dict[str, datetime] = {}  # side -> the end of his absence, as he last declared it
         for r in db.exec(select(SubmissionRecord).where(SubmissionRecord.verdict == Verdict.ACCEPTED.value)
                          .order_by(SubmissionRecord.id)).all():  # type: ignore[arg-type]
-            if _is_away(r.orders):
+            if queries.is_away(r.orders):
                 who = r.side or ""
                 if r.password_check == moderator.CHECK:  # declared in another game (spread_absence)
                     act = moderator.action_of(r.raw)
@@ -1115,16 +1058,10 @@ class Store(SqlFile):
     def _offers(self, db: DbSession, open_step: int) -> dict[str, int]:
         """The draw offers standing while ``open_step`` is open (pbem.control.standing_offers)."""
         db.flush()  # (the plain query below does not flush the session's changes itself)
-        rows = db.connection().exec_driver_sql(
-            "SELECT side, orders, applied_step FROM submission WHERE verdict = ? AND orders = ? AND applied_step >= ? "
-            "ORDER BY id", (Verdict.ACCEPTED.value, OFFER_DRAW, open_step - OFFER_STEPS)).all()
-        return standing_offers(((side or "", orders or "", step or 0) for side, orders, step in rows), open_step)
+        return queries.the_offers(db.connection().exec_driver_sql, open_step)
 
     def _accepted_digests(self, db: DbSession) -> dict[str, int]:
-        rows = db.connection().exec_driver_sql(  # two columns, not every submission's bytes
-            "SELECT digest, id FROM submission WHERE verdict IN (?, ?)",
-            (Verdict.ACCEPTED.value, Verdict.SUPERSEDED.value)).all()
-        return {digest: sid for digest, sid in rows if digest and sid is not None}
+        return queries.accepted_digests(db.connection().exec_driver_sql)
 
     def _log_upto(self, db: DbSession, upto: int) -> tuple[list[Event], list[str]]:
         """The parsed log, at least events 1 to ``upto``, and the hash chain after each (both indexed
@@ -1464,11 +1401,6 @@ def spread_absence(home: Home, game: str, sid: int, side: str, until: str) -> li
     return done
 
 
-def _is_away(orders: str | None) -> bool:
-    """An accepted ``away until DATE`` (pbem.control): stored as ``away until 2025-03-10T00:00:00Z``."""
-    return bool(orders) and (orders or "").startswith("away until ")
-
-
 def _damaged_bodies(db: DbSession) -> list[str]:
     """Which stored report bodies cannot be read, one problem each (read without the column type)."""
     rows = db.connection().exec_driver_sql("SELECT step, recipient, format, body FROM outbox WHERE kind = 'report' "
@@ -1617,13 +1549,7 @@ def _engine(path: Path, store: SqlFile) -> Any:
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
-        # WAL: a commit appends to the log without an fsync; Store.sync makes it durable. A read-only
-        # file or folder: reading still works, and writing says why not.
-        with contextlib.suppress(sqlite3.Error):
-            dbapi_conn.execute("PRAGMA journal_mode = WAL")
-        dbapi_conn.execute("PRAGMA synchronous = NORMAL")
-        dbapi_conn.execute("PRAGMA secure_delete = ON")  # replaced bytes (a removed password) are zeroed
+        queries.prepare_connection(dbapi_conn)
 
     return engine
 
@@ -1650,7 +1576,7 @@ class Home:
 
     def open(self, game_id: str, *, recover: bool = True) -> Store:
         f = self.file(game_id)
-        if not _GAME_ID_RE.fullmatch(game_id) or not f.exists():
+        if not GAME_ID_RE.fullmatch(game_id) or not f.exists():
             known = ", ".join(self.games()) or "none"
             raise StoreError(f"no game {game_id!r} in {self.path} (games there: {known}); "
                              "create it with `pbem new` or pass the right --home")
@@ -1667,7 +1593,7 @@ class Home:
     def create(self, setup: GameSetup) -> Store:
         """Create a game file: set-up, players, the first snapshot and its reports."""
         gid = setup.game_id
-        if not _GAME_ID_RE.fullmatch(gid):
+        if not GAME_ID_RE.fullmatch(gid):
             raise StoreError(f"{gid!r} is not a usable game id; use 1 to 100 letters, digits, '.', '_' or '-', "
                              "starting with a letter or digit")
         system = find_game(setup.system)

@@ -5,7 +5,6 @@ Kept apart so the store, the audit and the reply builder share one definition of
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Any
 
 from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
@@ -14,10 +13,24 @@ from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
 from pbem import bodies
+from pbem.records import LEGACY_SCHEMAS, READABLE_SCHEMAS, SCHEMA, Cause, Verdict
 
-SCHEMA = "pbem-store 3"  # 2: outbox.submission_id (replies); 3: game.system, game.commitment and game.secret
-LEGACY_SCHEMAS = ("pbem-store 2",)  # read too: migrated when opened (see pbem.store)
-READABLE_SCHEMAS = (*LEGACY_SCHEMAS, SCHEMA)
+__all__ = [
+    "LEGACY_SCHEMAS",
+    "READABLE_SCHEMAS",
+    "SCHEMA",
+    "Cause",
+    "EventRecord",
+    "GameRecord",
+    "MessageRecord",
+    "OutboxRecord",
+    "PlayerRecord",
+    "ReportBody",
+    "SnapshotRecord",
+    "SubmissionRecord",
+    "Verdict",
+]
+
 
 
 class ReportBody(TypeDecorator[str]):
@@ -37,20 +50,6 @@ class ReportBody(TypeDecorator[str]):
 
 
 # ---- what the rows say ---------------------------------------------------------------
-
-
-class Verdict(str, Enum):
-    RECEIVED = "received"  # stored, not decided yet
-    ACCEPTED = "accepted"
-    REJECTED = "rejected"
-    DUPLICATE = "duplicate"  # an exact resend of an accepted submission: nothing changed
-    SUPERSEDED = "superseded"  # accepted, then replaced by a revision before the step resolved
-
-
-class Cause(str, Enum):
-    NEW = "new"
-    SUBMISSION = "submission"
-    DEADLINE = "deadline"
 
 
 # ---- tables --------------------------------------------------------------------------

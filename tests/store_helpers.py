@@ -18,7 +18,7 @@ from pbem.store import GameSetup, Home, PlayerSetup
 
 REPO = Path(__file__).resolve().parent.parent
 
-# Runs the CLI; argv[1] names a checkpoint of pbem.store at which the process dies
+# Runs the CLI; argv[1] names a checkpoint of pbem.store or pbem.sealed at which the process dies
 # at once (os._exit: no cleanup, like a power cut), "-" for none; argv[2] a file to
 # wait for before starting (to make processes race; each announces itself with
 # <file>.<pid>.ready once imported), "-" for none.
@@ -26,11 +26,13 @@ CLI_SCRIPT = """
 import os, sys, time
 point, flag = sys.argv[1], sys.argv[2]
 if point != "-":
+    import pbem.sealed as sealed
     import pbem.store as store
     def crash(name):
         if name == point:
             os._exit(77)
     store._checkpoint = crash
+    sealed._checkpoint = crash
 from pbem.cli import main
 if flag != "-":
     open(f"{flag}.{os.getpid()}.ready", "w").close()

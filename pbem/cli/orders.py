@@ -112,8 +112,11 @@ def submit(file: Any, game_id: str | None, as_json: bool) -> None:
         pbem submit orders.json
         pbem submit --game club-1 - < message.eml
     """
+    from datetime import UTC, datetime
+
     from pbem.envelope import MAX_SUBMISSION_BYTES
-    from pbem.store import Verdict
+    from pbem.records import Verdict
+    from pbem.sealed import receive_sealed
 
     raw = file.read(MAX_SUBMISSION_BYTES + 1)  # never more: a runaway input must not fill memory or the game file
     source = getattr(file, "name", "-")
@@ -121,9 +124,12 @@ def submit(file: Any, game_id: str | None, as_json: bool) -> None:
         raise click.ClickException(f"{'standard input' if source in ('-', '<stdin>') else source} is larger than "
                                    f"{MAX_SUBMISSION_BYTES} bytes, the limit for a submission; nothing was stored "
                                    "(send only the signed file or the block that `pbem sign` printed)")
-    receipt = _obj().open_home().receive(raw, source=str(source), game=game_id)
-    if receipt.verdict is Verdict.ACCEPTED:
-        _computer_turns(receipt.game)
+    # A plain sealed submission is decided without loading the ORM (pbem.sealed); anything else, the whole way.
+    receipt = receive_sealed(_obj().home, raw, str(source), game_id, datetime.now(UTC).replace(microsecond=0))
+    if receipt is None:
+        receipt = _obj().open_home().receive(raw, source=str(source), game=game_id)
+        if receipt.verdict is Verdict.ACCEPTED:
+            _computer_turns(receipt.game)
     if as_json:
         _echo_json(receipt.to_json())
     else:

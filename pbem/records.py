@@ -1,0 +1,73 @@
+"""What a game file's rows say, without the ORM: the file format's names, the verdicts and causes
+stored in it, and a submission's :class:`Receipt`.
+
+Kept apart from :mod:`pbem.tables` (the SQLModel classes) so that what reads or writes a game file
+through the standard library alone (:mod:`pbem.sealed`, a sealed ``pbem submit``) names them the
+same way without loading SQLModel, SQLAlchemy and pydantic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+__all__ = ["GAME_ID_RE", "LEGACY_SCHEMAS", "READABLE_SCHEMAS", "SCHEMA", "Cause", "Receipt", "Verdict"]
+
+SCHEMA = "pbem-store 3"  # 2: outbox.submission_id (replies); 3: game.system, game.commitment and game.secret
+LEGACY_SCHEMAS = ("pbem-store 2",)  # read too: migrated when opened (see pbem.store)
+READABLE_SCHEMAS = (*LEGACY_SCHEMAS, SCHEMA)
+GAME_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")  # a game's id, and its file's name
+
+
+class Verdict(str, Enum):
+    RECEIVED = "received"  # stored, not decided yet
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    DUPLICATE = "duplicate"  # an exact resend of an accepted submission: nothing changed
+    SUPERSEDED = "superseded"  # accepted, then replaced by a revision before the step resolved
+
+
+class Cause(str, Enum):
+    NEW = "new"
+    SUBMISSION = "submission"
+    DEADLINE = "deadline"
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What happened to one submission."""
+
+    game: str
+    submission: int
+    verdict: Verdict
+    side: str | None
+    step: int | None
+    reason: str = ""
+    errors: tuple[dict[str, Any], ...] = ()
+    related: int | None = None
+    resolved: bool = False  # this submission resolved its step
+    next_step: int | None = None
+    next_title: str = ""
+    waiting_for: tuple[str, ...] = ()
+    stands: int | None = None  # rejected: the side's earlier accepted submission for the step, which still counts
+    again: bool = False  # the mailbox message was received before: nothing was stored or queued now
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "submission": self.submission,
+            "verdict": self.verdict.value,
+            "again": self.again,
+            "stands": self.stands,
+            "side": self.side,
+            "step": self.step,
+            "reason": self.reason,
+            "errors": list(self.errors),
+            "related": self.related,
+            "resolved": self.resolved,
+            "next_step": self.next_step,
+            "next_title": self.next_title,
+            "waiting_for": list(self.waiting_for),
+        }
