@@ -22,10 +22,13 @@ import hashlib
 import json
 import multiprocessing as mp
 import os
+import sqlite3
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
 from pbem import moderator
+from pbem.bodies import DamagedBodyError
 from pbem.control import OFFER_DRAW, standing_offers
 from pbem.core.events import Event
 from pbem.core.game import Adjudication, GameSystem
@@ -44,11 +47,20 @@ from pbem.decide import (
     sha256_text,
     system_of,
 )
+from pbem.errors import PbemError
+from pbem.rows import (
+    EventRow,
+    GameRow,
+    GameRows,
+    OutboxRow,
+    PlayerRow,
+    SnapshotRow,
+    SubmissionRow,
+    damaged_bodies,
+    read_game,
+)
 
-if TYPE_CHECKING:  # pbem.store imports this module; the rows are only read here
-    from pbem.tables import EventRecord, GameRecord, OutboxRecord, PlayerRecord, SnapshotRecord, SubmissionRecord
-
-__all__ = ["VerifyReport", "first_difference", "verify"]
+__all__ = ["VerifyReport", "first_difference", "verify", "verify_connection", "verify_file"]
 
 
 @dataclass
@@ -103,8 +115,8 @@ def sha256_hex(secret_hex: str) -> str:
 # ---- verification ---------------------------------------------------------------------------
 
 
-def _report_problem(system: GameSystem, row: OutboxRecord, before: int | None, states: dict[int, str],
-                    log: list[Event], snaps: dict[int, SnapshotRecord], chains: dict[int, str]) -> str | None:
+def _report_problem(system: GameSystem, row: OutboxRow, before: int | None, states: dict[int, str],
+                    log: list[Event], snaps: dict[int, SnapshotRow], chains: dict[int, str]) -> str | None:
     """Render ``row``'s report again from the replayed state of its step; what differs, or None."""
     body = render_report(system, states[row.step], log, row, snaps[row.step].deadline, chains.get(row.upto_event, ""),
                          states.get(before) if before is not None else None)
@@ -130,13 +142,13 @@ class _ReportJob:
     system: GameSystem
     states: dict[int, str]
     log: list[Event]
-    snaps: dict[int, SnapshotRecord]
+    snaps: dict[int, SnapshotRow]
     chains: dict[int, str]
-    work: list[tuple[int, OutboxRecord, int | None]]
-    grouped: list[list[tuple[int, OutboxRecord, int | None]]] = field(default_factory=list)
+    work: list[tuple[int, OutboxRow, int | None]]
+    grouped: list[list[tuple[int, OutboxRow, int | None]]] = field(default_factory=list)
 
-    def groups(self) -> list[list[tuple[int, OutboxRecord, int | None]]]:
-        out: list[list[tuple[int, OutboxRecord, int | None]]] = []
+    def groups(self) -> list[list[tuple[int, OutboxRow, int | None]]]:
+        out: list[list[tuple[int, OutboxRow, int | None]]] = []
         for item in self.work:
             if out and out[-1][-1][1].step == item[1].step:
                 out[-1].append(item)
@@ -144,7 +156,7 @@ class _ReportJob:
                 out.append([item])
         return out
 
-    def check(self, group: list[tuple[int, OutboxRecord, int | None]]) -> dict[int, str]:
+    def check(self, group: list[tuple[int, OutboxRow, int | None]]) -> dict[int, str]:
         out = {}
         for i, row, before in group:
             problem = _report_problem(self.system, row, before, self.states, self.log, self.snaps, self.chains)
@@ -190,8 +202,8 @@ def _check_group(k: int) -> dict[int, str] | None:
 
 
 def verify(
-    game: GameRecord, players: dict[str, PlayerRecord], subs: list[SubmissionRecord], events: list[EventRecord],
-    snaps: dict[int, SnapshotRecord], outbox: list[OutboxRecord], *, jobs: int | None = None,
+    game: GameRow, players: dict[str, PlayerRow], subs: list[SubmissionRow], events: list[EventRow],
+    snaps: dict[int, SnapshotRow], outbox: list[OutboxRow], *, jobs: int | None = None,
 ) -> VerifyReport:
     """Check one game's stored rows, as :meth:`pbem.store.Store.verify` reads them:
     ``subs`` in id order, ``events`` in seq order, ``snaps`` by step, and the ``outbox``
@@ -200,6 +212,65 @@ def verify(
     ``jobs``: how many worker processes render the reports again (None: one per core; 1: this
     process only). The result is the same either way."""
     return _Verifier(jobs).run(game, players, subs, events, snaps, outbox)
+
+
+def verify_connection(conn: sqlite3.Connection, *, jobs: int | None = None) -> VerifyReport:
+    """Read one game file's rows on ``conn`` (:func:`pbem.rows.read_game`) and check them. A report
+    body that cannot be read, or rows too damaged to replay, are problems of the report."""
+    try:
+        rows = read_game(conn)
+    except DamagedBodyError:
+        gid = next(iter(conn.execute("SELECT id FROM game")), ("?",))[0]
+        counts = [next(iter(conn.execute(f"SELECT COUNT(*) FROM {t}")))[0] for t in ("snapshot", "submission", "event")]
+        return VerifyReport(gid, steps=counts[0], submissions=counts[1], events=counts[2],
+                            problems=damaged_bodies(conn))
+    return verify_rows(rows, jobs=jobs)
+
+
+def verify_rows(rows: GameRows, *, jobs: int | None = None) -> VerifyReport:
+    """:func:`verify` of rows read with :func:`pbem.rows.read_game`, saying so when they are too
+    damaged to replay."""
+    try:
+        return verify(rows.game, rows.players, rows.subs, rows.events, rows.snaps, rows.reports, jobs=jobs)
+    except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # rows too damaged to replay
+        return VerifyReport(rows.game.id, steps=len(rows.snaps), submissions=len(rows.subs), events=len(rows.events),
+                            reports=len(rows.reports),
+                            problems=[f"the game file is damaged: the replay stopped at {type(exc).__name__}: "
+                                      f"{str(exc)[:200]}"])
+
+
+def verify_file(path: Path, game_id: str, *, jobs: int | None = None) -> VerifyReport | None:
+    """``pbem verify`` of the game file ``path`` straight through ``sqlite3``, without the store and its
+    ORM, when the file needs nothing of the store first: it holds ``game_id`` in this format, with no
+    submission left undecided and no report left unrendered. None when it does (or cannot be read
+    here): then the store opens it, finishes its work and verifies it, saying what is wrong."""
+    from pbem.queries import BUSY_TIMEOUT_SECONDS
+    from pbem.records import GAME_ID_RE, SCHEMA, Verdict
+
+    if not GAME_ID_RE.fullmatch(game_id) or not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    except sqlite3.Error:
+        return None
+    try:
+        conn.execute("BEGIN")
+        cols = {t: {r[1] for r in conn.execute(f"PRAGMA table_info({t})")} for t in ("game", "player", "outbox")}
+        if "language" not in cols["player"] or "language" not in cols["outbox"] or "schema_version" not in cols["game"]:
+            return None  # the store adds what an older file lacks
+        head = conn.execute("SELECT id, schema_version FROM game").fetchall()
+        if head != [(game_id, SCHEMA)]:
+            return None
+        if conn.execute("SELECT 1 FROM submission WHERE verdict = ? LIMIT 1", (Verdict.RECEIVED.value,)).fetchone() \
+                or conn.execute("SELECT 1 FROM outbox WHERE body IS NULL LIMIT 1").fetchone():
+            return None  # unfinished work: the store finishes it first, like every command
+        return verify_connection(conn, jobs=jobs)
+    except sqlite3.Error:
+        return None
+    finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        conn.close()
 
 
 class _Verifier:
@@ -212,8 +283,8 @@ class _Verifier:
         self.problems.append(f"step {step}: {text}" if step is not None else text)
 
     def run(
-        self, game: GameRecord, players: dict[str, PlayerRecord], subs: list[SubmissionRecord],
-        events: list[EventRecord], snaps: dict[int, SnapshotRecord], outbox: list[OutboxRecord],
+        self, game: GameRow, players: dict[str, PlayerRow], subs: list[SubmissionRow],
+        events: list[EventRow], snaps: dict[int, SnapshotRow], outbox: list[OutboxRow],
     ) -> VerifyReport:
         report = VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events), reports=len(outbox))
         if header_hash(game) != game.header_hash:
@@ -234,7 +305,7 @@ class _Verifier:
         report.notes = self.notes
         return report
 
-    def check_chain(self, game: GameRecord, events: list[EventRecord]) -> None:
+    def check_chain(self, game: GameRow, events: list[EventRow]) -> None:
         prev = game.header_hash
         for i, r in enumerate(events, start=1):
             if r.seq != i:
@@ -253,8 +324,8 @@ class _Verifier:
             prev = r.hash
 
     def replay(
-        self, game: GameRecord, players: dict[str, PlayerRecord], subs: list[SubmissionRecord],
-        events: list[EventRecord], snaps: dict[int, SnapshotRecord],
+        self, game: GameRow, players: dict[str, PlayerRow], subs: list[SubmissionRow],
+        events: list[EventRow], snaps: dict[int, SnapshotRow],
     ) -> tuple[dict[int, str], list[Event]]:
         adj, opening_events = initial_adjudication(game)
         first = min(snaps) if snaps else 1
@@ -376,7 +447,7 @@ class _Verifier:
             self.fail(adj.step().number, f"{len(stored_log) - len(log)} stored events that the replay never produces")
         return states, log
 
-    def same_state(self, step: int, adj: Adjudication, snap: SnapshotRecord) -> bool:
+    def same_state(self, step: int, adj: Adjudication, snap: SnapshotRow) -> bool:
         text = canonical_json(adj.to_json())
         if text == snap.session:
             return True
@@ -387,12 +458,12 @@ class _Verifier:
         self.fail(step, f"the snapshot differs from the replay at {where}")
         return False
 
-    def check_reports(self, system: GameSystem, outbox: list[OutboxRecord], replayed: tuple[dict[int, str], list[Event]],
-                      snaps: dict[int, SnapshotRecord], chains: dict[int, str], jobs: int | None = None) -> None:
+    def check_reports(self, system: GameSystem, outbox: list[OutboxRow], replayed: tuple[dict[int, str], list[Event]],
+                      snaps: dict[int, SnapshotRow], chains: dict[int, str], jobs: int | None = None) -> None:
         states, log = replayed
         older = 0
         found: dict[int, str] = {}  # row index -> its problem
-        work: list[tuple[int, OutboxRecord, int | None]] = []  # the reports to render again: index, row, previous step
+        work: list[tuple[int, OutboxRow, int | None]] = []  # the reports to render again: index, row, previous step
         for i, (row, before) in enumerate(zip(outbox, previous_report_steps(outbox))):
             if row.step not in states or row.upto_event > len(log):
                 continue  # already reported: the replay stopped before this step

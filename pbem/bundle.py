@@ -22,7 +22,7 @@ from pbem.envelope import authenticate, parse_password_removed, parse_submission
 from pbem.errors import EnvelopeError
 from pbem.moderator import CHECK as MODERATOR_CHECK
 from pbem.moderator import credentials_over_time
-from pbem.tables import EventRecord, GameRecord, OutboxRecord, PlayerRecord, SnapshotRecord, SubmissionRecord
+from pbem.rows import EventRow, GameRow, GameRows, OutboxRow, PlayerRow, SnapshotRow, SubmissionRow
 
 BUNDLE_FORMAT = "pbem-audit-bundle 1"
 NOTE = ("This bundle holds BOTH sides' orders of every step, as received. Give it to a player only "
@@ -41,8 +41,8 @@ _REPORT_FIELDS = ("id", "step", "recipient", "format", "subject", "body", "since
 _DEFAULTS = {"system": "caesar", "renderer": None}  # fields a bundle may lack: its game is Julius Caesar
 
 
-def export_bundle(game: GameRecord, players: list[PlayerRecord], subs: list[SubmissionRecord],
-                  events: list[EventRecord], snaps: list[SnapshotRecord], reports: list[OutboxRecord],
+def export_bundle(game: GameRow, players: list[PlayerRow], subs: list[SubmissionRow],
+                  events: list[EventRow], snaps: list[SnapshotRow], reports: list[OutboxRow],
                   over: bool) -> dict[str, Any]:
     """The bundle of one game (rows as :meth:`pbem.store.Store.verify` reads them). The secret is
     in it only when ``over``: a running game's bundle checks everything but the draws."""
@@ -64,17 +64,7 @@ def export_bundle(game: GameRecord, players: list[PlayerRecord], subs: list[Subm
     }
 
 
-@dataclass
-class Rows:
-    game: GameRecord
-    players: dict[str, PlayerRecord]
-    subs: list[SubmissionRecord]
-    events: list[EventRecord]
-    snaps: dict[int, SnapshotRecord]
-    reports: list[OutboxRecord]
-
-
-def read_bundle(text: str) -> Rows:
+def read_bundle(text: str) -> GameRows:
     """The rows of a bundle; a :class:`StoreError` names what is wrong with the file."""
     try:
         data = json.loads(text)
@@ -83,15 +73,15 @@ def read_bundle(text: str) -> Rows:
     if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
         raise StoreError(f"this is not a pbem audit bundle (no \"format\": \"{BUNDLE_FORMAT}\")")
     try:
-        return Rows(
-            GameRecord(**{"system": _DEFAULTS["system"], **data["game"]}),
-            {p["side"]: PlayerRecord(side=p["side"], public_key=p["public_key"], fingerprint=p["fingerprint"],
+        return GameRows(
+            GameRow(**{"system": _DEFAULTS["system"], **data["game"]}),
+            {p["side"]: PlayerRow(side=p["side"], public_key=p["public_key"], fingerprint=p["fingerprint"],
                                      password_hash=p["password_hash"]) for p in data["players"]},
-            [SubmissionRecord(**{**{k: s[k] for k in _SUB_FIELDS}, "raw": base64.b64decode(s["raw"], validate=True)})
+            [SubmissionRow(**{**{k: s[k] for k in _SUB_FIELDS}, "raw": base64.b64decode(s["raw"], validate=True)})
              for s in data["submissions"]],
-            [EventRecord(**{k: e[k] for k in _EVENT_FIELDS}) for e in data["events"]],
-            {s["step"]: SnapshotRecord(**{k: s[k] for k in _SNAP_FIELDS}) for s in data["snapshots"]},
-            [OutboxRecord(**{k: r.get(k, _DEFAULTS.get(k)) if k in _DEFAULTS else r[k] for k in _REPORT_FIELDS},
+            [EventRow(**{k: e[k] for k in _EVENT_FIELDS}) for e in data["events"]],
+            {s["step"]: SnapshotRow(**{k: s[k] for k in _SNAP_FIELDS}) for s in data["snapshots"]},
+            [OutboxRow(**{k: r.get(k, _DEFAULTS.get(k)) if k in _DEFAULTS else r[k] for k in _REPORT_FIELDS},
                           kind="report", language=r.get("language", "en")) for r in data["reports"]],
         )
     except (KeyError, TypeError, ValueError) as exc:

@@ -53,7 +53,10 @@ from pbem.games import find_game
 from pbem.records import LEGACY_SCHEMAS, Cause, Verdict
 
 if TYPE_CHECKING:
+    from pbem.rows import OutboxRow
     from pbem.tables import OutboxRecord
+
+    QueuedReport = OutboxRecord | OutboxRow  # a report row, read through the ORM or plain
 
 __all__ = [
     "MODERATOR",
@@ -491,14 +494,14 @@ def render_report(
     return render(system.name, ctx, getattr(system, "template_folder", None), row.language or "en")
 
 
-def previous_report_step(rows: Sequence[OutboxRecord], row: OutboxRecord) -> int | None:
+def previous_report_step(rows: Sequence[QueuedReport], row: QueuedReport) -> int | None:
     """The step of the report ``row``'s recipient was sent before it (same format), or None for his first."""
     steps = [r.step for r in rows if r.kind == "report" and r.recipient == row.recipient and r.format == row.format
              and r.step < row.step]
     return max(steps) if steps else None
 
 
-def previous_report_steps(rows: Sequence[OutboxRecord]) -> list[int | None]:
+def previous_report_steps(rows: Sequence[QueuedReport]) -> list[int | None]:
     """:func:`previous_report_step` of every row of ``rows`` at once (each row's attributes read once)."""
     facts = [(r.kind, r.recipient, r.format, r.step) for r in rows]
     steps: dict[tuple[str, str], list[int]] = {}

@@ -96,12 +96,12 @@ def credentials_over_time(players: Mapping[str, Any], subs: Sequence[Any]) -> tu
     replacement undone, newest first), and for each accepted replacement's submission id the player
     record that takes effect once it is replayed. A password is stood in for by :data:`REPLACED`:
     the replay never checks a password (it replays the stored check), only which kind of credential."""
-    from pbem.tables import PlayerRecord
+    from pbem.rows import PlayerRow
 
     def record(side: str, key: str | None, like: Any) -> Any:
         if like is not None and like.public_key == key and (key is not None or like.password_hash):
             return like
-        return PlayerRecord(side=side, email=getattr(like, "email", ""), public_key=key,
+        return PlayerRow(side=side, email=getattr(like, "email", ""), public_key=key,
                             password_hash=None if key else REPLACED)
 
     now = dict(players)

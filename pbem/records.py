@@ -11,14 +11,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
-__all__ = ["GAME_ID_RE", "LEGACY_SCHEMAS", "READABLE_SCHEMAS", "SCHEMA", "Cause", "Receipt", "Verdict"]
+__all__ = ["GAME_FILE_SUFFIX", "GAME_ID_RE", "games_in", "LEGACY_SCHEMAS", "READABLE_SCHEMAS", "SCHEMA", "Cause", "Receipt", "Verdict"]
 
 SCHEMA = "pbem-store 3"  # 2: outbox.submission_id (replies); 3: game.system, game.commitment and game.secret
 LEGACY_SCHEMAS = ("pbem-store 2",)  # read too: migrated when opened (see pbem.store)
 READABLE_SCHEMAS = (*LEGACY_SCHEMAS, SCHEMA)
 GAME_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")  # a game's id, and its file's name
+GAME_FILE_SUFFIX = ".db"  # a game's file in the home folder: <game id>.db
+
+
+def games_in(folder: Path) -> list[str]:
+    """The ids of the game files in ``folder``, sorted."""
+    if not folder.is_dir():
+        return []
+    return sorted(p.name[: -len(GAME_FILE_SUFFIX)] for p in folder.glob(f"*{GAME_FILE_SUFFIX}") if p.is_file())
 
 
 class Verdict(str, Enum):

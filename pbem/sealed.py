@@ -38,13 +38,10 @@ from pbem.core.orders import order_lines
 from pbem.decide import Outcome, canonical_json, decide, format_time, game_secret, system_of
 from pbem.envelope import parse_submission
 from pbem.errors import EnvelopeError
-from pbem.records import GAME_ID_RE, SCHEMA, Receipt, Verdict
+from pbem.records import GAME_FILE_SUFFIX, GAME_ID_RE, SCHEMA, Receipt, Verdict
 from pbem.replies import MAIL_SOURCES
 
 __all__ = ["receive_sealed"]
-
-_SUFFIX = ".db"  # as pbem.store.Home names game files
-
 
 def _checkpoint(name: str) -> None:
     """A named point of this path; tests replace this to kill the process there."""
@@ -86,7 +83,7 @@ def receive_sealed(home: Path, raw: bytes, source: str, game: str | None, now: d
     if sub.password is not None:
         return None
     gid = game or sub.envelope.game
-    path = home / f"{gid}{_SUFFIX}"
+    path = home / f"{gid}{GAME_FILE_SUFFIX}"
     if not GAME_ID_RE.fullmatch(gid) or not path.is_file() or (home / f"{gid}.computer.json").exists():
         return None
     try:

@@ -66,7 +66,6 @@ from sqlmodel import Session as DbSession
 from sqlmodel import SQLModel, create_engine, select
 
 from pbem import bodies, moderator, queries
-from pbem.bodies import DamagedBodyError
 from pbem.control import OFFER_DRAW, OFFER_STEPS
 from pbem.core.events import MODERATOR, Event
 from pbem.core.game import Adjudication, GameSystem, Summary, option_values
@@ -113,8 +112,9 @@ from pbem.envelope import (
 from pbem.errors import EnvelopeError, PbemError
 from pbem.games import DEFAULT_GAME, find_game
 from pbem.queries import BUSY_TIMEOUT_SECONDS
-from pbem.records import GAME_ID_RE, Receipt
+from pbem.records import GAME_FILE_SUFFIX, GAME_ID_RE, Receipt, games_in
 from pbem.replies import NOTICE, queue_reply
+from pbem.rows import read_game
 
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
 # pbem.decide; the names defined here before the split stay importable from here.
@@ -1330,43 +1330,18 @@ class Store(SqlFile):
         from pbem.bundle import export_bundle
 
         over = self.status().over if include_secret is None else include_secret
-        with self._read() as db:
-            game = db.exec(select(GameRecord)).one()
-            players = list(db.exec(select(PlayerRecord).order_by(PlayerRecord.side)).all())
-            subs = list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]
-            events = list(db.exec(select(EventRecord).order_by(EventRecord.seq)).all())  # type: ignore[arg-type]
-            snaps = list(db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step)).all())  # type: ignore[arg-type]
-            reports = list(db.exec(select(OutboxRecord).where(OutboxRecord.kind == "report")
-                                   .order_by(OutboxRecord.id)).all())  # type: ignore[arg-type]
-        return export_bundle(game, players, subs, events, snaps, reports, over)
+        with self._read() as db:  # the rows are read plain (pbem.rows), as the audit reads them
+            rows = read_game(db.connection().connection.driver_connection)
+        return export_bundle(rows.game, sorted(rows.players.values(), key=lambda p: p.side), rows.subs, rows.events,
+                             [rows.snaps[k] for k in sorted(rows.snaps)], rows.reports, over)
 
     def verify(self, jobs: int | None = None) -> VerifyReport:
         """Replay every submission from the start and compare everything stored. ``jobs``: worker
         processes that render the reports again (None: one per core; see :func:`pbem.audit.verify`)."""
         from pbem import audit  # only here: the other commands need none of it
-        from pbem.audit import VerifyReport
 
-        with self._read() as db:
-            game = db.exec(select(GameRecord)).one()
-            players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
-            subs = list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]
-            events = list(db.exec(select(EventRecord).order_by(EventRecord.seq)).all())  # type: ignore[arg-type]
-            snaps = {s.step: s for s in db.exec(select(SnapshotRecord)).all()}
-            # Reports only: reminders depend on the clock, and replies (kind "reply") are derived from
-            # the verdicts, which the replay checks; neither is compared.
-            try:
-                outbox = list(db.exec(select(OutboxRecord).where(OutboxRecord.kind == "report")
-                                      .order_by(OutboxRecord.id)).all())  # type: ignore[arg-type]
-            except DamagedBodyError:
-                return VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events),
-                                    problems=_damaged_bodies(db))
-        try:
-            return audit.verify(game, players, subs, events, snaps, outbox, jobs=jobs)
-        except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # rows too damaged to replay
-            return VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events),
-                                reports=len(outbox),
-                                problems=[f"the game file is damaged: the replay stopped at {type(exc).__name__}: "
-                                          f"{str(exc)[:200]}"])
+        with self._read() as db:  # the rows are read plain (pbem.rows), in this read transaction
+            return audit.verify_connection(db.connection().connection.driver_connection, jobs=jobs)
 
 
 def spread_absence(home: Home, game: str, sid: int, side: str, until: str) -> list[str]:
@@ -1399,19 +1374,6 @@ def spread_absence(home: Home, game: str, sid: int, side: str, until: str) -> li
         except (PbemError, OSError):  # a damaged or busy game: the next `pbem run` tries again
             continue
     return done
-
-
-def _damaged_bodies(db: DbSession) -> list[str]:
-    """Which stored report bodies cannot be read, one problem each (read without the column type)."""
-    rows = db.connection().exec_driver_sql("SELECT step, recipient, format, body FROM outbox WHERE kind = 'report' "
-                                           "AND body IS NOT NULL ORDER BY id").all()
-    out = []
-    for step, recipient, fmt, body in rows:
-        try:
-            bodies.unpack(body)
-        except DamagedBodyError as exc:
-            out.append(f"step {step}: the stored {fmt} report for {recipient} cannot be read: {exc}")
-    return out
 
 
 _EMAIL_RE = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+")
@@ -1560,7 +1522,7 @@ def _engine(path: Path, store: SqlFile) -> Any:
 class Home:
     """A folder of game files (``<game id>.db``)."""
 
-    SUFFIX = ".db"
+    SUFFIX = GAME_FILE_SUFFIX
 
     def __init__(self, path: str | Path, *, clock: Callable[[], datetime] = _utcnow) -> None:
         self.path = Path(path)
@@ -1570,9 +1532,7 @@ class Home:
         return self.path / f"{game_id}{self.SUFFIX}"
 
     def games(self) -> list[str]:
-        if not self.path.is_dir():
-            return []
-        return sorted(p.name[: -len(self.SUFFIX)] for p in self.path.glob(f"*{self.SUFFIX}") if p.is_file())
+        return games_in(self.path)
 
     def open(self, game_id: str, *, recover: bool = True) -> Store:
         f = self.file(game_id)

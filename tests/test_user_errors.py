@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from pbem import queries
 from pbem import store as store_mod
 from pbem.cli import main
 from pbem.envelope import MAX_SUBMISSION_BYTES
@@ -263,18 +264,13 @@ def test_a_read_only_game_file_says_so_and_stores_nothing(tmp_path: Path, monkey
     home = tmp_path / "home"
     keys = make_game(home, "g")
     before = (home / "g.db").read_bytes()
-    engine = store_mod._engine
+    prepare = queries.prepare_connection
 
-    def read_only(path: Path, store: Any) -> Any:  # like a file the user may not write (root ignores modes)
-        eng = engine(path, store)
+    def read_only(conn: Any) -> None:  # like a file the user may not write (root ignores modes): every
+        prepare(conn)  # connection pbem opens to a game file, the store's and the sealed path's
+        conn.execute("PRAGMA query_only = ON")
 
-        @store_mod.event.listens_for(eng, "connect")
-        def _ro(dbapi_conn: Any, _record: Any) -> None:
-            dbapi_conn.execute("PRAGMA query_only = ON")
-
-        return eng
-
-    monkeypatch.setattr(store_mod, "_engine", read_only)
+    monkeypatch.setattr(queries, "prepare_connection", read_only)
     out = fails(1, "--home", str(home), "submit", "-", input=signed(keys, Side.CAESAR, 1, "discard 2/1\nplay 3/2"))
     assert out == (f"Error: cannot write {home / 'g.db'}: attempt to write a readonly database; check the "
                    "permissions of the file and its folder\n")

@@ -118,21 +118,29 @@ def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
 
 
-def _each_game(home: Home, game_id: str | None, work: Callable[[Any], T], *,
-               recover: bool = True) -> tuple[list[T], dict[str, str]]:
+def _each_game(home: Home | None, game_id: str | None, work: Callable[[Any], T], *, recover: bool = True,
+               quick: Callable[[str], T | None] | None = None) -> tuple[list[T], dict[str, str]]:
     """Run ``work(store)`` for one game (``--game``: its errors stop the command as usual)
     or for every game in the folder, where a damaged or unreadable game file is reported
-    (game id -> message, also printed to stderr) and the other games are still done."""
+    (game id -> message, also printed to stderr) and the other games are still done.
+    ``home``: the folder (None: the command's, opened only when a game needs the store).
+    ``quick(game id)``, when given, is tried first: its result stands unless it is None."""
+    from pbem.records import games_in
+
+    def one(gid: str) -> T:
+        found = quick(gid) if quick is not None else None
+        if found is not None:
+            return found
+        with (home or _obj().open_home()).open(gid, recover=recover) as st:
+            return work(st)
 
     if game_id:
-        with home.open(game_id, recover=recover) as st:
-            return [work(st)], {}
+        return [one(game_id)], {}
     done: list[T] = []
     failed: dict[str, str] = {}
-    for gid in home.games():
+    for gid in games_in(home.path if home is not None else _obj().home):
         try:
-            with home.open(gid, recover=recover) as st:
-                done.append(work(st))
+            done.append(one(gid))
         except Exception as exc:  # noqa: BLE001 - only the game file's own errors: the others go on
             if not (isinstance(exc, PbemError) or _is_db_error(exc)):
                 raise

@@ -1,0 +1,95 @@
+"""The plain rows (pbem.rows) against the ORM tables, and ``pbem verify`` read plain (pbem.audit.verify_file):
+the same verdicts as the store's verify, no ORM loaded, and the store's way for a file with work left."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem import rows, tables
+from pbem.audit import VerifyReport, verify_file
+from pbem.games.caesar.rules.board import Side
+from pbem.store import Home
+from store_helpers import cli_env, make_game, signed
+
+C, P = Side.CAESAR, Side.POMPEY
+
+PAIRS = [(rows.GameRow, tables.GameRecord), (rows.PlayerRow, tables.PlayerRecord),
+         (rows.SubmissionRow, tables.SubmissionRecord), (rows.EventRow, tables.EventRecord),
+         (rows.SnapshotRow, tables.SnapshotRecord), (rows.OutboxRow, tables.OutboxRecord)]
+
+
+@pytest.mark.parametrize(("row", "record"), PAIRS, ids=[r.__name__ for r, _ in PAIRS])
+def test_each_plain_row_has_the_columns_of_its_table(row: type, record: type) -> None:
+    columns = {c.name for c in record.__table__.columns}  # type: ignore[attr-defined]
+    assert {f.name for f in dataclasses.fields(row)} == columns
+
+
+def _played(home: Path) -> None:
+    keys = make_game(home)
+    with Home(home).open("g") as st:
+        hands = st.adjudication().session.game.state.hands
+    for side in (C, P):
+        hand = sorted(c for c in hands[side] if "/" in c)
+        Home(home).receive(signed(keys, side, 1, f"discard {hand[0]}\nplay {hand[1]}\n"))
+
+
+def _both(home: Path) -> tuple[VerifyReport, VerifyReport]:
+    """The plain verify and the store's, of the same file."""
+    plain = verify_file(home / "g.db", "g", jobs=1)
+    assert plain is not None
+    with Home(home).open("g", recover=False) as st:
+        return plain, st.verify(jobs=1)
+
+
+def test_verify_read_plain_finds_what_the_store_finds(tmp_path: Path) -> None:
+    good = tmp_path / "good"
+    _played(good)
+    plain, whole = _both(good)
+    assert plain.ok and plain == whole
+    for name, change, said in (
+        ("event", "UPDATE event SET text = text || '!' WHERE seq = 3", "does not match its hash"),
+        ("unreadable", "UPDATE outbox SET body = X'00010203' WHERE id = (SELECT MAX(id) FROM outbox WHERE kind = "
+                       "'report')", "cannot be read"),
+        ("report", "UPDATE outbox SET body = (SELECT body FROM outbox WHERE id = 1) WHERE id = (SELECT MAX(id) "
+                   "FROM outbox WHERE kind = 'report')", "differs from a fresh rendering"),
+    ):
+        tampered = tmp_path / name
+        shutil.copytree(good, tampered)
+        con = sqlite3.connect(tampered / "g.db")
+        con.execute(change)
+        con.commit()
+        con.close()
+        plain, whole = _both(tampered)
+        assert not plain.ok and plain == whole, name
+        assert any(said in p for p in plain.problems), plain.problems
+
+
+def test_verify_leaves_to_the_store_a_file_with_work_left(tmp_path: Path) -> None:
+    _played(tmp_path)
+    con = sqlite3.connect(tmp_path / "g.db")
+    con.execute("UPDATE outbox SET body = NULL WHERE id = (SELECT MAX(id) FROM outbox)")  # a crash before rendering
+    con.commit()
+    con.close()
+    assert verify_file(tmp_path / "g.db", "g") is None
+    assert verify_file(tmp_path / "g.db", "other") is None  # the file holds another game
+    assert verify_file(tmp_path / "../g.db", "../g") is None
+    done = subprocess.run([sys.executable, "-m", "pbem", "--home", str(tmp_path), "verify"], env=cli_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "g: OK" in done.stdout, done  # the store rendered it, then verified
+
+
+def test_pbem_verify_of_a_finished_file_loads_no_orm(tmp_path: Path) -> None:
+    _played(tmp_path)
+    script = ("import sys\nfrom pbem.cli import main\n"
+              "try:\n    main.main(args=sys.argv[1:], prog_name='pbem')\nexcept SystemExit:\n    pass\n"
+              "print('loaded:', sorted(m for m in ('pbem.store', 'sqlmodel', 'sqlalchemy') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", script, "--home", str(tmp_path), "verify"], env=cli_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert "g: OK: 2 steps" in done.stdout and "loaded: []" in done.stdout, done
