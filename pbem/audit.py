@@ -147,6 +147,10 @@ class _ReportJob:
     work: list[tuple[int, OutboxRow, int | None]]
     grouped: list[list[tuple[int, OutboxRow, int | None]]] = field(default_factory=list)
 
+    def indexes(self) -> set[int]:
+        """The row indexes of the reports this job renders."""
+        return {i for i, _, _ in self.work}
+
     def groups(self) -> list[list[tuple[int, OutboxRow, int | None]]]:
         out: list[list[tuple[int, OutboxRow, int | None]]] = []
         for item in self.work:
@@ -164,15 +168,16 @@ class _ReportJob:
                 out[i] = problem
         return out
 
-    def run(self, jobs: int | None) -> dict[int, str]:
-        """Every report's problem by row index. ``jobs``: worker processes (None: one per core
-        this process may use; 1: none)."""
+    def start(self, jobs: int | None) -> _Running | None:
+        """Hand the reports to forked worker processes, which start at once, and return; None when
+        that does not pay (few reports, one core, no fork): :meth:`finish` then renders them here.
+        ``jobs``: worker processes (None: one per core this process may use; 1: none)."""
         groups = self.grouped = self.groups()
         if jobs is None:
             jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         jobs = min(jobs, len(groups) - 1)
         if jobs < 2 or len(self.work) < PARALLEL_MIN_REPORTS or "fork" not in mp.get_all_start_methods():
-            return {i: p for g in groups for i, p in self.check(g).items()}
+            return None
         # The first step is rendered here first: the workers are forked with its warm caches (the
         # compiled templates, the map's layers of the board). Then the other steps are handed out
         # one at a time, so a worker that drew the long battles does not hold the rest up.
@@ -180,14 +185,50 @@ class _ReportJob:
         global _job
         _job = self
         try:
-            with mp.get_context("fork").Pool(jobs) as pool:
-                answers = pool.map(_check_group, range(1, len(groups)), chunksize=1)
-        finally:
+            pool = mp.get_context("fork").Pool(jobs)
+        except BaseException:
             _job = None
+            raise
+        return _Running(pool, pool.map_async(_check_group, range(1, len(groups)), chunksize=1), found)
+
+    def finish(self, running: _Running | None) -> dict[int, str]:
+        """Every report's problem by row index: the workers' answers (see :meth:`start`), or, without
+        workers, every report rendered here."""
+        if running is None:
+            return {i: p for g in (self.grouped or self.groups()) for i, p in self.check(g).items()}
+        global _job
+        try:
+            answers = running.answers.get()
+        finally:
+            running.pool.terminate()
+            _job = None
+        found = running.found
         for k, answer in enumerate(answers, start=1):
             # a worker that failed: its steps are checked here, which meets (and raises) the same error
-            found.update(answer if answer is not None else self.check(groups[k]))
+            found.update(answer if answer is not None else self.check(self.grouped[k]))
         return found
+
+    @staticmethod
+    def abandon(running: _Running | None) -> None:
+        """Stop the workers of :meth:`start` (this process failed before it read their answers)."""
+        global _job
+        if running is not None:
+            running.pool.terminate()
+        _job = None
+
+    def run(self, jobs: int | None) -> dict[int, str]:
+        """Every report's problem by row index, rendered by ``jobs`` worker processes (see :meth:`start`)."""
+        return self.finish(self.start(jobs))
+
+
+@dataclass
+class _Running:
+    """Reports being rendered by worker processes: their pool, their answers to come, and the
+    problems of the first step (rendered here)."""
+
+    pool: Any
+    answers: Any
+    found: dict[int, str]
 
 
 def _check_group(k: int) -> dict[int, str] | None:
@@ -298,9 +339,16 @@ class _Verifier:
         for s in snaps.values():
             if sha256_text(s.session) != s.hash:
                 self.fail(s.step, "the snapshot's hash does not match its content")
-        replayed = self.replay(game, players, subs, events, snaps)
+        system = system_of(game)
         chains = {0: game.header_hash, **{r.seq: r.hash for r in events}}
-        self.check_reports(system_of(game), outbox, replayed, snaps, chains, self.jobs)
+        early = self.start_reports(system, outbox, events, snaps, chains)
+        try:
+            replayed = self.replay(game, players, subs, events, snaps)
+        except BaseException:
+            _ReportJob.abandon(early[1] if early is not None else None)
+            raise
+        rendered = (early[0].indexes(), early[0].finish(early[1])) if early is not None else None
+        self.check_reports(system, outbox, replayed, snaps, chains, self.jobs, rendered)
         report.problems = self.problems
         report.notes = self.notes
         return report
@@ -458,12 +506,32 @@ class _Verifier:
         self.fail(step, f"the snapshot differs from the replay at {where}")
         return False
 
-    def check_reports(self, system: GameSystem, outbox: list[OutboxRow], replayed: tuple[dict[int, str], list[Event]],
-                      snaps: dict[int, SnapshotRow], chains: dict[int, str], jobs: int | None = None) -> None:
-        states, log = replayed
+    def start_reports(self, system: GameSystem, outbox: list[OutboxRow], events: list[EventRow],
+                      snaps: dict[int, SnapshotRow], chains: dict[int, str]) -> tuple[_ReportJob, _Running] | None:
+        """With worker processes, the reports are rendered from the stored states and events while this
+        process replays the game. The replay then decides which of them count: those of the steps it
+        reproduced, whose stored states and events it has then shown to be the replayed ones, so each
+        such report is compared with a rendering of the replayed game, as in one process. None (the
+        reports wait for the replay): no workers, or stored events that cannot be read."""
+        try:
+            log = [Event.from_json({"kind": r.kind, "audience": r.audience, "text": r.text, "data": json.loads(r.data)})
+                   for r in events]
+        except (ValueError, KeyError, TypeError):
+            return None
+        states = {s.step: s.session for s in snaps.values()}
+        job = _ReportJob(system, states, log, snaps, chains, self.report_work(system, outbox, states, log)[0])
+        running = job.start(self.jobs)
+        return (job, running) if running is not None else None
+
+    @staticmethod
+    def report_work(system: GameSystem, outbox: list[OutboxRow], states: dict[int, str], log: list[Event],
+                    ) -> tuple[list[tuple[int, OutboxRow, int | None]], dict[int, str], int]:
+        """The reports of the steps in ``states`` (and of the events in ``log``) to render again (row index,
+        row, the step of the recipient's previous report), the problems found without rendering (a
+        report never rendered), and how many were rendered by an earlier version of pbem."""
         older = 0
         found: dict[int, str] = {}  # row index -> its problem
-        work: list[tuple[int, OutboxRow, int | None]] = []  # the reports to render again: index, row, previous step
+        work: list[tuple[int, OutboxRow, int | None]] = []
         for i, (row, before) in enumerate(zip(outbox, previous_report_steps(outbox))):
             if row.step not in states or row.upto_event > len(log):
                 continue  # already reported: the replay stopped before this step
@@ -475,8 +543,24 @@ class _Verifier:
                 found[i] = f"step {row.step}: the {row.format} report for {row.recipient} was never rendered"
                 continue
             work.append((i, row, before))
-        job = _ReportJob(system, states, log, snaps, chains, work)
-        found.update(job.run(jobs))
+        return work, found, older
+
+    def check_reports(self, system: GameSystem, outbox: list[OutboxRow], replayed: tuple[dict[int, str], list[Event]],
+                      snaps: dict[int, SnapshotRow], chains: dict[int, str], jobs: int | None = None,
+                      rendered: tuple[set[int], dict[int, str]] | None = None) -> None:
+        """Compare every report of the replayed steps with a fresh rendering. ``rendered``: the reports
+        already rendered from the stored rows (:meth:`start_reports`): their row indexes and problems."""
+        states, log = replayed
+        work, found, older = self.report_work(system, outbox, states, log)
+        if rendered is None:
+            found.update(_ReportJob(system, states, log, snaps, chains, work).run(jobs))
+        else:
+            done, problems = rendered
+            wanted = {i for i, _, _ in work}
+            found.update({i: p for i, p in problems.items() if i in wanted})
+            rest = [w for w in work if w[0] not in done]  # none when the replay reproduced the stored game
+            if rest:
+                found.update(_ReportJob(system, states, log, snaps, chains, rest).run(1))
         self.problems.extend(found[i] for i in sorted(found))
         if older:
             self.notes.append(f"{older} report{'s were' if older > 1 else ' was'} rendered by an earlier version of "

@@ -97,3 +97,34 @@ def test_an_error_in_a_worker_is_reported_as_in_one_process(demo: Path, monkeypa
     spread, _ = _verify(Home(demo), 2, monkeypatch)
     assert spread.problems == alone.problems
     assert spread.problems[0].startswith("the game file is damaged: the replay stopped at KeyError")
+
+
+def test_workers_render_while_the_replay_runs_and_only_its_steps_count(
+        demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers start from the stored states and events before the replay; a replay that stops
+    early (a submission's stored orders altered) leaves the later steps' reports out, as in one process."""
+    home, db = _copy(demo, tmp_path)
+    _alter(db, 12, "text")  # after the step where the replay stops: not counted either way
+    _alter(db, 2, "html")
+    con = sqlite3.connect(db)
+    sid, step = con.execute("SELECT id, applied_step FROM submission WHERE verdict = 'accepted' AND applied_step = 6 "
+                            "ORDER BY id").fetchone()
+    con.execute("UPDATE submission SET orders = orders || ' ' WHERE id = ?", (sid,))
+    con.commit()
+    con.close()
+    at_replay: list[int] = []
+    replay = audit._Verifier.replay
+
+    def noting(self: audit._Verifier, *args: Any) -> Any:
+        at_replay.append(len(self.problems))
+        at_replay.append(audit._job is not None)  # the workers' job is out before the replay begins
+        return replay(self, *args)
+
+    monkeypatch.setattr(audit._Verifier, "replay", noting)
+    alone, _ = _verify(home, 1, monkeypatch)
+    spread, _ = _verify(home, 2, monkeypatch)
+    assert at_replay == [0, False, 0, True]
+    assert spread.problems == alone.problems
+    assert any(f"step {step}:" in p and "orders" in p for p in alone.problems), alone.problems
+    assert any(p.startswith("step 2: the html report") for p in alone.problems), alone.problems
+    assert not any(p.startswith("step 12:") for p in alone.problems), alone.problems
