@@ -1,6 +1,7 @@
 """The mail loop's commands: ``pbem inbox`` (mbox, Maildir, IMAP) and ``pbem send`` (SMTP)."""
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -107,10 +108,10 @@ class MailboxChoice:
 
 @main.command()
 @_mailbox_options
-@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes: up to this many games at once (game files are independent).")
+@click.option("--jobs", type=click.IntRange(1, 64), help="Worker processes: up to this many games at once (game files are independent)  [default: one per core]")
 @json_option
 def inbox(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_password_file: Path | None,
-          imap_starttls: bool, imap_cafile: Path | None, retry: bool, jobs: int, as_json: bool) -> None:
+          imap_starttls: bool, imap_cafile: Path | None, retry: bool, jobs: int | None, as_json: bool) -> None:
     """Feed every new message of a mailbox to its game and print each verdict.
 
     Each message goes to the game its submission names (armored block in the body,
@@ -129,6 +130,8 @@ def inbox(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_pa
     """
     box = MailboxChoice(mbox, maildir, imap_url, imap_password_file, imap_starttls, imap_cafile, retry)
     box.check()
+    if jobs is None:  # the games of one run are independent: one worker per core this process may use
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     with progress_bar(not as_json) as progress:  # on a terminal only: stderr, nothing when piped or with --json
         run = box.read(_obj().open_home(), None if as_json else lambda r: click.echo(r.line()), jobs=jobs,
                        progress=progress)
