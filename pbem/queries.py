@@ -9,8 +9,10 @@ here takes ``run(sql, params)`` and means the same rows on both paths.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from pbem import moderator
@@ -20,6 +22,7 @@ from pbem.records import Verdict
 
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
+    "sync_wal",
     "Run",
     "prepare_connection",
     "accepted_digests",
@@ -47,6 +50,20 @@ def prepare_connection(conn: sqlite3.Connection) -> None:
         conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA secure_delete = ON")
+
+
+def sync_wal(path: Path) -> None:
+    """Make every commit to the game file ``path`` so far durable: one fsync of its write-ahead log (a
+    commit itself does not sync, ``synchronous=NORMAL``: a killed process loses none, only a power cut
+    could). Raises the OSError of a failing disk."""
+    try:
+        fd = os.open(f"{path}-wal", os.O_RDONLY)
+    except FileNotFoundError:  # checkpointed and removed by the last connection to close: synced then
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def is_away(orders: str | None) -> bool:

@@ -23,7 +23,6 @@ nothing, and the caller goes the whole way (:meth:`pbem.store.Home.receive`), wh
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
@@ -200,18 +199,8 @@ def _plain(out: Outcome) -> bool:
 def _sync(path: Path) -> None:
     """Make the commit durable before the receipt is given (as :meth:`pbem.store.Store.sync`)."""
     try:
-        fd = os.open(f"{path}-wal", os.O_RDONLY)
-    except FileNotFoundError:  # checkpointed and removed by the last connection to close: synced then
-        return
+        queries.sync_wal(path)
     except OSError as exc:
-        from pbem.store import _os_error
+        from pbem.store import _os_error  # a failing disk: said as the store says it
 
         raise _os_error(path, exc) from exc
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        from pbem.store import _os_error
-
-        raise _os_error(path, exc) from exc
-    finally:
-        os.close(fd)

@@ -381,19 +381,10 @@ class Store(SqlFile):
         """Make every commit so far durable (one fsync of the write-ahead log); call it
         before acknowledging anything. Commits themselves do not sync (``synchronous=NORMAL``):
         a killed process loses none of them, only a power cut could."""
-        wal = Path(f"{self.path}-wal")
         try:
-            fd = os.open(wal, os.O_RDONLY)
-        except FileNotFoundError:  # checkpointed and removed by the last connection to close: synced then
-            return
+            queries.sync_wal(self.path)
         except OSError as exc:
             raise _os_error(self.path, exc) from exc
-        try:
-            os.fsync(fd)
-        except OSError as exc:
-            raise _os_error(self.path, exc) from exc
-        finally:
-            os.close(fd)
 
     def receive(self, raw: bytes, source: str = "", *, message: MessageKey | None = None) -> Receipt:
         """Store ``raw`` exactly as received (its own commit), then decide and report."""
