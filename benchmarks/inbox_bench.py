@@ -8,8 +8,8 @@ Prints:
 
 * ``pbem inbox`` over an mbox of ``--games`` games x 4 submissions (3 of the 4 resolve a
   step: 150 of 200 with 50 games), messages interleaved game by game as they arrive:
-  the wall time of the whole process and submissions/s, as it runs by default (one worker
-  process per core, or ``--jobs N``) and in one process (``--jobs 1``);
+  the wall time of the whole process and submissions/s, in one process (``--jobs 1``, the
+  default) and with worker processes (``--jobs N``; one per core unless given);
 * ``pbem submit`` of a sealed submission (it waits for the other side), whole process:
   min / median wall time over ``--runs`` runs, each on a fresh copy of the game file;
 * ``pbem submit`` of a submission that resolves the step, whole process: min / median;
@@ -106,7 +106,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=50, help="games in the mailbox (4 submissions each)")
     ap.add_argument("--runs", type=int, default=5, help="runs of each `pbem submit` measurement")
-    ap.add_argument("--jobs", type=int, default=0, help="time `pbem inbox --jobs N` (0: as it runs by default, one worker per core)")
+    ap.add_argument("--jobs", type=int, default=0, help="also time `pbem inbox --jobs N` (0: one worker per core)")
     args = ap.parse_args()
     keys = {s: generate_keypair() for s in Side}
     players = tuple(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text) for s in Side)
@@ -140,12 +140,12 @@ def main() -> int:
         warm.mkdir()
         shutil.copyfile(fresh / f"{ids[0]}.db", warm / f"{ids[0]}.db")
         _pbem(warm, "inbox", "--mbox", str(t / "in.mbox"))
-        # as people run it: worker processes, one per core unless --jobs says how many
+        # with worker processes: --jobs N, or one per core this process may use
         shutil.copytree(fresh, t / "parallel")
-        told = ("--jobs", str(args.jobs)) if args.jobs else ()
-        wall, done = _pbem(t / "parallel", "inbox", "--mbox", str(t / "in.mbox"), *told)
-        print(f"pbem inbox {' '.join(told) or f'(one worker per core: {len(os.sched_getaffinity(0))})'}: {n} messages "
-              f"in {wall:.2f} s: {n / wall:.1f} submissions/s (cpu {_CPU[-1]:.2f} s, all processes)"
+        jobs = args.jobs or len(os.sched_getaffinity(0))
+        wall, done = _pbem(t / "parallel", "inbox", "--mbox", str(t / "in.mbox"), "--jobs", str(jobs))
+        print(f"pbem inbox --jobs {jobs}: {n} messages in {wall:.2f} s: {n / wall:.1f} submissions/s "
+              f"(cpu {_CPU[-1]:.2f} s, all processes)"
               + ("" if done.returncode == 0 else f" (FAILED: {done.stderr.decode()[-300:]})"))
         wall, done = _pbem(home, "inbox", "--mbox", str(t / "in.mbox"), "--jobs", "1")  # one process
         if done.returncode != 0:

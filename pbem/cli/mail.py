@@ -75,7 +75,6 @@ class MailboxChoice:
             parse_imap_url(self.imap_url)  # a wrong address is a usage error before anything is read
 
     def password(self) -> str:
-        import os
 
         if self.imap_password_file is not None:
             try:
@@ -95,23 +94,25 @@ class MailboxChoice:
 
     def read(self, home: Home, on_result: Callable[[Any], None] | None, *, jobs: int = 1,
              progress: Callable[[str, int, int], None] | None = None) -> Any:
+        """Feed the mailbox's new messages to their games; ``jobs``: worker processes for independent games."""
         from pbem.transport.inbox import read_inbox
 
         if self.imap_url is not None:
             from pbem.transport.imap import parse_imap_url, read_imap
 
             return read_imap(home, parse_imap_url(self.imap_url), self.password(), starttls=self.imap_starttls,
-                             cafile=self.imap_cafile, retry=self.retry, on_result=on_result, progress=progress)
+                             cafile=self.imap_cafile, retry=self.retry, on_result=on_result, progress=progress,
+                             jobs=jobs)
         return read_inbox(home, mbox=self.mbox, maildir=self.maildir, retry=self.retry, on_result=on_result, jobs=jobs,
                           progress=progress)
 
 
 @main.command()
 @_mailbox_options
-@click.option("--jobs", type=click.IntRange(1, 64), help="Worker processes: up to this many games at once (game files are independent)  [default: one per core]")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes: up to this many games at once (game files are independent).")
 @json_option
 def inbox(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_password_file: Path | None,
-          imap_starttls: bool, imap_cafile: Path | None, retry: bool, jobs: int | None, as_json: bool) -> None:
+          imap_starttls: bool, imap_cafile: Path | None, retry: bool, jobs: int, as_json: bool) -> None:
     """Feed every new message of a mailbox to its game and print each verdict.
 
     Each message goes to the game its submission names (armored block in the body,
@@ -130,8 +131,6 @@ def inbox(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_pa
     """
     box = MailboxChoice(mbox, maildir, imap_url, imap_password_file, imap_starttls, imap_cafile, retry)
     box.check()
-    if jobs is None:  # the games of one run are independent: one worker per core this process may use
-        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     with progress_bar(not as_json) as progress:  # on a terminal only: stderr, nothing when piped or with --json
         run = box.read(_obj().open_home(), None if as_json else lambda r: click.echo(r.line()), jobs=jobs,
                        progress=progress)
@@ -174,7 +173,6 @@ def send(game_id: str | None, server: str, sender: str, starttls: bool, user: st
             --smtp mail.example.org:587 --starttls --user moderator
         pbem send --game club-1 --from moderator@example.org --dry-run outgoing/
     """
-    import os
 
     from pbem.transport.outbox import DryRunTransport, SmtpTransport, Transport, send_outbox, send_summary
 

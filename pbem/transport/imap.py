@@ -155,10 +155,12 @@ def _logout(client: Any) -> None:
 
 def read_imap(home: Home, url: ImapUrl, password: str, *, starttls: bool = False, cafile: Path | None = None,
               retry: bool = False, timeout: float = 60.0,
-              on_result: Callable[[MessageResult], None] | None = None, progress: Progress | None = None) -> InboxRun:
+              on_result: Callable[[MessageResult], None] | None = None, progress: Progress | None = None,
+              jobs: int = 1) -> InboxRun:
     """Feed every message of the IMAP folder not handled before to the game it names, and mark
     each delivered one (``\\Seen`` and :data:`INGESTED`). Raises :class:`MailError` when the
-    server or the folder cannot be used; a message's own problems are results."""
+    server or the folder cannot be used; a message's own problems are results. ``jobs``: worker
+    processes for independent games, as :func:`pbem.transport.inbox.ingest`."""
     from imapclient.exceptions import IMAPClientError
 
     _check_home(home)
@@ -188,7 +190,7 @@ def read_imap(home: Home, url: ImapUrl, password: str, *, starttls: bool = False
                 client.add_flags([uid], [_SEEN, INGESTED] if keywords else [_SEEN], silent=True)
 
             return ingest(home, str(url), todo, fetch, mark=mark, retry=retry, already=skipped,
-                          on_result=on_result, progress=progress)
+                          on_result=on_result, progress=progress, jobs=jobs)
         except (IMAPClientError, OSError) as exc:
             raise MailError(f"the IMAP server {url.host}:{url.port} failed: {_text(exc)}; run again later "
                             "(nothing is lost: what was handled is remembered)") from None
