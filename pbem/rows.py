@@ -27,6 +27,7 @@ __all__ = [
     "SubmissionRow",
     "damaged_bodies",
     "read_game",
+    "read_rows",
 ]
 
 
@@ -135,7 +136,7 @@ class GameRows:
 _Row = TypeVar("_Row")
 
 
-def _read(conn: sqlite3.Connection, cls: type[_Row], table: str, tail: str = "", params: tuple[Any, ...] = ()) -> list[_Row]:
+def read_rows(conn: sqlite3.Connection, cls: type[_Row], table: str, tail: str = "", params: tuple[Any, ...] = ()) -> list[_Row]:
     """Every row of ``table`` as ``cls``: the columns the file has of ``cls``'s fields (an older file
     lacks some; their defaults stand)."""
     have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
@@ -152,18 +153,18 @@ def read_game(conn: sqlite3.Connection) -> GameRows:
     if started:
         conn.execute("BEGIN")
     try:
-        games = _read(conn, GameRow, "game")
+        games = read_rows(conn, GameRow, "game")
         if len(games) != 1:
             raise ValueError(f"the game table has {len(games)} rows, not one")
-        reports = _read(conn, OutboxRow, "outbox", "WHERE kind = ? ORDER BY id", ("report",))
+        reports = read_rows(conn, OutboxRow, "outbox", "WHERE kind = ? ORDER BY id", ("report",))
         for r in reports:
             r.body = None if r.body is None else bodies.unpack(r.body)
         return GameRows(
             games[0],
-            {p.side: p for p in _read(conn, PlayerRow, "player")},
-            _read(conn, SubmissionRow, "submission", "ORDER BY id"),
-            _read(conn, EventRow, "event", "ORDER BY seq"),
-            {s.step: s for s in _read(conn, SnapshotRow, "snapshot", "ORDER BY step")},
+            {p.side: p for p in read_rows(conn, PlayerRow, "player")},
+            read_rows(conn, SubmissionRow, "submission", "ORDER BY id"),
+            read_rows(conn, EventRow, "event", "ORDER BY seq"),
+            {s.step: s for s in read_rows(conn, SnapshotRow, "snapshot", "ORDER BY step")},
             reports,
         )
     finally:

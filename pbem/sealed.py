@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -39,35 +38,13 @@ from pbem.envelope import parse_submission
 from pbem.errors import EnvelopeError
 from pbem.records import GAME_FILE_SUFFIX, GAME_ID_RE, SCHEMA, Receipt, Verdict
 from pbem.replies import MAIL_SOURCES
+from pbem.rows import GameRow, PlayerRow, read_rows
 
 __all__ = ["receive_sealed"]
 
+
 def _checkpoint(name: str) -> None:
     """A named point of this path; tests replace this to kill the process there."""
-
-
-@dataclass
-class _Game:
-    """The game record's columns (pbem.decide.GameFacts)."""
-
-    id: str
-    schema_version: str
-    system: str
-    seed: int
-    options: str
-    settings: str
-    scenario: str | None
-    commitment: str | None
-    secret: str | None
-
-
-@dataclass
-class _Player:
-    """A player's columns that deciding reads (pbem.decide.PlayerFacts)."""
-
-    side: str
-    public_key: str | None
-    password_hash: str | None
 
 
 def receive_sealed(home: Path, raw: bytes, source: str, game: str | None, now: datetime) -> Receipt | None:
@@ -104,22 +81,16 @@ def receive_sealed(home: Path, raw: bytes, source: str, game: str | None, now: d
 def _decide_and_store(conn: sqlite3.Connection, gid: str, raw: bytes, source: str, now: str) -> Receipt | None:
     queries.prepare_connection(conn)
     run = conn.execute
-    names = [d[1] for d in run("PRAGMA table_info(game)")]
-    if "language" not in {d[1] for d in run("PRAGMA table_info(player)")} or \
-            "language" not in {d[1] for d in run("PRAGMA table_info(outbox)")}:
-        return None  # a file the store migrates first
-    cur = run("SELECT * FROM game")
-    rows = cur.fetchall()
-    if len(rows) != 1:
-        return None
-    record = dict(zip([d[0] for d in cur.description], rows[0], strict=True))
-    if not {"system", "commitment", "secret"} <= set(names) or record["schema_version"] != SCHEMA \
-            or record["id"] != gid:
-        return None
-    game = _Game(**{k: record[k] for k in _Game.__dataclass_fields__})
+    for table in ("player", "outbox"):
+        if "language" not in {d[1] for d in run(f"PRAGMA table_info({table})")}:
+            return None  # a file the store migrates first
+    games = read_rows(conn, GameRow, "game")
+    if len(games) != 1 or games[0].schema_version != SCHEMA or games[0].id != gid:
+        return None  # another format (the store migrates or refuses it), or another game's file
+    game = games[0]
     run("BEGIN IMMEDIATE")
     try:
-        receipt = _decided(run, game, raw, source, now)
+        receipt = _decided(run, conn, game, raw, source, now)
         if receipt is None:
             run("ROLLBACK")
             return None
@@ -132,7 +103,7 @@ def _decide_and_store(conn: sqlite3.Connection, gid: str, raw: bytes, source: st
     return receipt
 
 
-def _decided(run: queries.Run, game: _Game, raw: bytes, source: str, now: str) -> Receipt | None:
+def _decided(run: queries.Run, conn: sqlite3.Connection, game: GameRow, raw: bytes, source: str, now: str) -> Receipt | None:
     """Under the write lock: decide ``raw`` and write its row, or None (nothing written) when it is not
     the plain case."""
     if next(iter(run("SELECT 1 FROM submission WHERE verdict = ? LIMIT 1", (Verdict.RECEIVED.value,))), None) \
@@ -145,8 +116,7 @@ def _decided(run: queries.Run, game: _Game, raw: bytes, source: str, now: str) -
     adj = system_of(game).load(json.loads(session))
     adj.attach_secret(game_secret(game))
     adj = queries.replay_accepted(run, adj, open_step)
-    players = {side: _Player(side, key, pw) for side, key, pw in run(
-        "SELECT side, public_key, password_hash FROM player", ())}
+    players = {p.side: p for p in read_rows(conn, PlayerRow, "player")}
     out = decide(adj, game.id, players, raw, queries.accepted_digests(run), None, queries.the_offers(run, open_step))
     if not _plain(out):
         return None
