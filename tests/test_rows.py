@@ -93,3 +93,14 @@ def test_pbem_verify_of_a_finished_file_loads_no_orm(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", script, "--home", str(tmp_path), "verify"], env=cli_env(),
                           capture_output=True, text=True, timeout=120)
     assert "g: OK: 2 steps" in done.stdout and "loaded: []" in done.stdout, done
+
+
+def test_a_file_of_the_previous_format_goes_the_store_s_way(tmp_path: Path) -> None:
+    """An older format is migrated by the store when it opens the file: verify never reads it plain."""
+    import gzip
+
+    (tmp_path / "old.db").write_bytes(gzip.decompress((Path(__file__).parent / "data" / "legacy-store2.db.gz").read_bytes()))
+    assert verify_file(tmp_path / "old.db", "old") is None
+    done = subprocess.run([sys.executable, "-m", "pbem", "--home", str(tmp_path), "verify"], env=cli_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "old: OK: 2 steps" in done.stdout, done
