@@ -127,7 +127,8 @@ class Game:
         self._n: dict[str, list[int]] = {}
         self._mine: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
         self._mine_sorted: dict[Side, list[str]] = {}  # on_map's answers, dropped whenever _mine changes
-        self._friendly: dict[Side, tuple[str, ...]] = {}  # friendly_cities' answers, dropped with _mine_sorted
+        # friendly_cities' answers (and as a set: friendly_city_set), dropped with _mine_sorted
+        self._friendly: dict[Side, tuple[tuple[str, ...], frozenset[str]]] = {}
         at, n, mine, on_map = self._at, self._n, self._mine, BlockStatus.MAP
         for bid, b in self.state.blocks.items():
             loc = b.loc
@@ -214,10 +215,21 @@ class Game:
         location index, kept until a block moves."""
         done = self._friendly.get(side)
         if done is None:
-            i = _IDX[side]
-            seas = self.board._seas
-            done = self._friendly[side] = tuple(sorted(
-                loc for loc, n in self._n.items() if n[i] and not n[1 - i] and loc not in seas))
+            done = self._friendly_of(side)
+        return done[0]
+
+    def friendly_city_set(self, side: Side) -> frozenset[str]:
+        """:meth:`friendly_cities` as a set (for membership tests)."""
+        done = self._friendly.get(side)
+        if done is None:
+            done = self._friendly_of(side)
+        return done[1]
+
+    def _friendly_of(self, side: Side) -> tuple[tuple[str, ...], frozenset[str]]:
+        i = _IDX[side]
+        seas = self.board._seas
+        cities = tuple(sorted(loc for loc, n in self._n.items() if n[i] and not n[1 - i] and loc not in seas))
+        done = self._friendly[side] = (cities, frozenset(cities))
         return done
 
     def count(self, loc: str, side: Side) -> int:

@@ -517,8 +517,10 @@ def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     # number (6.2), so a Navis's edges always pass. Pinning depends on the first step only: a
     # first step it forbids is not walked at all.
     stack: list[tuple[str, ...]] = []
+    contest = g.state.contests.get(origin)
+    pinned = contest is not None and contest.attacker is not side  # else _pin_problem is None for every step
     for n, kind, rk in steps_from[origin]:
-        if _pin_problem(g, side, origin, n) is not None:
+        if pinned and _pin_problem(g, side, origin, n) is not None:
             continue
         ctl = controls.get(n)
         if ctl is None:
