@@ -125,3 +125,24 @@ def test_sample_is_the_json_sample_with_the_same_draws(full: float) -> None:
                 checked += 1
                 battles += a.state.battle is not None
     assert checked > 100 and battles > 0
+
+
+def test_first_turn_option_is_the_first_of_the_turn_options() -> None:
+    from pbem.games.caesar.rules.battle import first_turn_option, turn_options
+
+    seen = {"fire": 0, "pass": 0, "retreat": 0}
+    for seed in range(1, 60):
+        g = new_game(seed)
+        rng = Rng(seed ^ 0x99)
+        while not g.is_over():
+            pend = g.pending()
+            for d in pend:
+                if d.kind is DecisionKind.BATTLE_TURN:
+                    for b in d.get("blocks"):
+                        options = turn_options(g, b)
+                        first = first_turn_option(g, b)
+                        assert first == options[0]
+                        seen[first.action.value] += 1
+            d = pend[rng.below(len(pend))]
+            g.apply(d.side, random_choice(g, d, rng))
+    assert seen["fire"] and seen["retreat"], seen  # a lone "pass" comes first only rarely (auto passes most)

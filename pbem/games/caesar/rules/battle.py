@@ -472,6 +472,18 @@ def turn_options(g: GameLike, bid: str) -> list[BattleAction]:
     return out
 
 
+def first_turn_option(g: GameLike, bid: str) -> BattleAction:
+    """``turn_options(g, bid)[0]`` without the rest of the list: fire when an enemy block is in the
+    battle, else pass; an attacker's first retreat in Round 4 (IndexError when it has none, as the
+    list's first item would be)."""
+    bs = g.state.battle
+    assert bs is not None
+    side = g.state.blocks[bid].side
+    if not (bs.round == LAST_ROUND and side is bs.attacker):
+        return BattleAction(bid, Action.FIRE if _any_in_battle(g, bs, side.enemy) else Action.PASS)
+    return retreat_options(g, bid)[0]
+
+
 def check_turn(g: GameLike, d: Decision, ch: BattleAction) -> None:
     bs = _battle(g)
     blocks = d.get("blocks", ())
