@@ -162,6 +162,10 @@ def _rename(state: dict[str, Any], names: dict[str, str]) -> None:
             bs["firing"] = r(bs["firing"])
 
 
+def _fields(b: BlockState) -> tuple[Side, str | None, int, BlockStatus]:
+    return b.side, b.loc, b.strength, b.status
+
+
 def _rename_state(st: GameState, names: dict[str, str]) -> None:
     """:func:`_rename` on a state: block ids in the turn's record replaced by ``names``, the sets
     filled from sorted lists as the position format reads them."""
@@ -249,6 +253,9 @@ class Belief:
         self.must_place = [bid for bid in self.ids if self.board.blocks[bid].side is self.side]  # defectors
         self.unknown_cards = self._unknown_cards()
         self._state: GameState | None = None  # the observed position, read by _template
+        self._block_order: list[str] = []  # every block id, sorted (set by _template)
+        self._slot_loc: dict[str, str] = {}  # placeholder -> its location (set by _template)
+        self._strengths: dict[str, tuple[int, ...]] = {}  # hidden block -> its strengths (set by _template)
 
     def _fits(self, bid: str, loc: str) -> bool:
         info = self.board.blocks[bid]
@@ -352,6 +359,9 @@ class Belief:
             d["deck"] = []
             d["rng"] = {"seed": 0, "counter": 0}
             self._state = GameState.from_json(d)
+            self._block_order = sorted({*self._state.blocks, *self.ids})
+            self._slot_loc = dict(self.slots)
+            self._strengths = {bid: self.board.blocks[bid].strengths() for bid in self.ids}
         return self._state
 
     def sample(self, rng: Rng) -> Game:
@@ -361,26 +371,32 @@ class Belief:
         enemy = self.side.enemy
         board_blocks = self.board.blocks
         names = self._assign(rng)
-        st = self._template().copy()
-        blocks = st.blocks
-        slot_loc = dict(self.slots)
+        template = self._template()
+        drawn: dict[str, BlockState] = {}
+        slot_loc = self._slot_loc
+        all_strengths = self._strengths
         full = self.full
+        on_map = BlockStatus.MAP
         for ph, bid in names.items():
-            strengths = board_blocks[bid].strengths()
+            strengths = all_strengths[bid]
             at_full = full > 0 and rng.below(1 << 20) < full * (1 << 20)
-            strength = strengths[0] if at_full else rng.choice(strengths)  # strengths(): highest first
-            blocks[bid] = BlockState(enemy, slot_loc[ph], strength, BlockStatus.MAP)
+            # strengths(): highest first; rng.choice(strengths), written out
+            strength = strengths[0] if at_full else strengths[rng.below(len(strengths))]
+            drawn[bid] = BlockState(enemy, slot_loc[ph], strength, on_map)
         placed = set(names.values())
         off = [bid for bid in self.ids if bid not in placed]
         rng.shuffle(off)
         for i, bid in enumerate(off):
             info = board_blocks[bid]
             status = BlockStatus.ELIMINATED if i < self.unseen_eliminated else BlockStatus.POOL
-            blocks[bid] = BlockState(info.side, None, info.min_strength, status)
+            drawn[bid] = BlockState(info.side, None, info.min_strength, status)
+        known = template.blocks
+        # every block in id order (the hidden ones are all drawn, on the map or off it): the sorted dict
+        blocks = {bid: drawn[bid] if bid in drawn else BlockState(*_fields(known[bid])) for bid in self._block_order}
         cleo = blocks[CLEOPATRA]
         if cleo.side is enemy:
             cleo.strength = rng.choice(board_blocks[CLEOPATRA].strengths())
-        st.blocks = dict(sorted(blocks.items()))
+        st = template.copy(blocks=blocks)
         _rename_state(st, names)
         cards = list(self.unknown_cards)
         rng.shuffle(cards)

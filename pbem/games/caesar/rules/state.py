@@ -229,20 +229,23 @@ class GameState:
         )
 
     # ---- copying -------------------------------------------------------
-    def copy(self) -> GameState:
+    def copy(self, *, blocks: dict[str, BlockState] | None = None) -> GameState:
         """The position as ``GameState.from_json(self.to_json())`` reads it back (every container
         new, in the order that round trip gives: blocks, road use and contests sorted, the sides
         in :class:`Side`'s order, sets filled from sorted lists), built directly; the random stream
-        is cloned (a keyed stream keeps its secret, which the position format leaves out)."""
+        is cloned (a keyed stream keeps its secret, which the position format leaves out).
+        ``blocks``: the copy's blocks, made by the caller (sorted by id, new objects); by default
+        copies of this position's."""
         sides = _SIDES_ORDER
-        blocks = self.blocks
+        if blocks is None:
+            blocks = {bid: BlockState(b.side, b.loc, b.strength, b.status) for bid, b in sorted(self.blocks.items())}
         st = GameState(
             options=self.options,
             year=self.year,
             turn=self.turn,
             phase=self.phase,
             rng=self.rng.clone(),
-            blocks={bid: BlockState(b.side, b.loc, b.strength, b.status) for bid, b in sorted(blocks.items())},
+            blocks=blocks,
             deck=list(self.deck),
             hands={Side.CAESAR: [], Side.POMPEY: [], **{s: list(self.hands[s]) for s in sides if s in self.hands}},
             sealed={s: _jsonable(self.sealed[s]) for s in sides if s in self.sealed},
