@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pbem.errors import IllegalChoiceError
@@ -51,8 +52,10 @@ def start_year(g: GameLike) -> None:
         )
 
 
+@lru_cache(maxsize=256)
 def card_sort_key(name: str) -> tuple[int, str]:
-    """Events first, then command cards by Moves then Levies, highest first."""
+    """Events first, then command cards by Moves then Levies, highest first (kept per name: a
+    pure function of a card's name, asked for every hand)."""
     if "/" in name:
         m, lv = name.split("/")
         return (1, f"{9 - int(m)}{9 - int(lv)}")
