@@ -507,10 +507,20 @@ class Board:
 
     def seas_of(self, port: str) -> tuple[str, ...]:
         """Seas adjacent to a port (for a sea: adjacent seas)."""
-        return tuple(e.other(port) for e in self.sea_edges.get(port, ()) if self.is_sea(e.other(port)))
+        return self._sea_neighbours[0].get(port, ())
 
     def ports_of(self, sea: str) -> tuple[str, ...]:
-        return tuple(e.other(sea) for e in self.sea_edges.get(sea, ()) if not self.is_sea(e.other(sea)))
+        return self._sea_neighbours[1].get(sea, ())
+
+    @cached_property
+    def _sea_neighbours(self) -> tuple[Mapping[str, tuple[str, ...]], Mapping[str, tuple[str, ...]]]:
+        """:meth:`seas_of` and :meth:`ports_of` of every place with a sea border, worked out once."""
+        seas: dict[str, tuple[str, ...]] = {}
+        ports: dict[str, tuple[str, ...]] = {}
+        for here, edges in self.sea_edges.items():
+            seas[here] = tuple(e.other(here) for e in edges if self.is_sea(e.other(here)))
+            ports[here] = tuple(e.other(here) for e in edges if not self.is_sea(e.other(here)))
+        return seas, ports
 
     @cached_property
     def _edge_index(self) -> Mapping[tuple[str, str], Edge]:
