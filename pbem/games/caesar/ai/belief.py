@@ -162,10 +162,6 @@ def _rename(state: dict[str, Any], names: dict[str, str]) -> None:
             bs["firing"] = r(bs["firing"])
 
 
-def _fields(b: BlockState) -> tuple[Side, str | None, int, BlockStatus]:
-    return b.side, b.loc, b.strength, b.status
-
-
 def _rename_state(st: GameState, names: dict[str, str]) -> None:
     """:func:`_rename` on a state: block ids in the turn's record replaced by ``names``, the sets
     filled from sorted lists as the position format reads them."""
@@ -254,6 +250,7 @@ class Belief:
         self.unknown_cards = self._unknown_cards()
         self._state: GameState | None = None  # the observed position, read by _template
         self._block_order: list[str] = []  # every block id, sorted (set by _template)
+        self._known: dict[str, tuple[Side, str | None, int, BlockStatus]] = {}  # the known blocks' fields (ditto)
         self._slot_loc: dict[str, str] = {}  # placeholder -> its location (set by _template)
         self._strengths: dict[str, tuple[int, ...]] = {}  # hidden block -> its strengths (set by _template)
 
@@ -360,6 +357,7 @@ class Belief:
             d["rng"] = {"seed": 0, "counter": 0}
             self._state = GameState.from_json(d)
             self._block_order = sorted({*self._state.blocks, *self.ids})
+            self._known = {bid: (b.side, b.loc, b.strength, b.status) for bid, b in self._state.blocks.items()}
             self._slot_loc = dict(self.slots)
             self._strengths = {bid: self.board.blocks[bid].strengths() for bid in self.ids}
         return self._state
@@ -390,9 +388,9 @@ class Belief:
             info = board_blocks[bid]
             status = BlockStatus.ELIMINATED if i < self.unseen_eliminated else BlockStatus.POOL
             drawn[bid] = BlockState(info.side, None, info.min_strength, status)
-        known = template.blocks
+        known = self._known
         # every block in id order (the hidden ones are all drawn, on the map or off it): the sorted dict
-        blocks = {bid: drawn[bid] if bid in drawn else BlockState(*_fields(known[bid])) for bid in self._block_order}
+        blocks = {bid: drawn[bid] if bid in drawn else BlockState(*known[bid]) for bid in self._block_order}
         cleo = blocks[CLEOPATRA]
         if cleo.side is enemy:
             cleo.strength = rng.choice(board_blocks[CLEOPATRA].strengths())
