@@ -254,7 +254,7 @@ def auto(g: GameLike) -> bool:
             return True
         return False
     # regroup
-    if bs.victor is None or not regroup_options(g, bs.victor):
+    if bs.victor is None or next(_regroups(g, bs.victor), None) is None:  # no regroup to ask for
         g.state.battle = None
         return True
     return False
@@ -419,12 +419,16 @@ def retreat_options(g: GameLike, bid: str) -> list[BattleAction]:
 
 
 def regroup_options(g: GameLike, side: Side) -> list[Regroup]:
+    return list(_regroups(g, side))
+
+
+def _regroups(g: GameLike, side: Side) -> Iterator[Regroup]:
+    """:func:`regroup_options` one by one (the battle's end asks only whether there is one)."""
     st = g.state
     bs = st.battle
     assert bs is not None
     board = g.board
     loc = bs.loc
-    out: list[Regroup] = []
     for bid in g.blocks_at(loc, side):
         if bid in bs.regrouped:
             continue
@@ -432,15 +436,14 @@ def regroup_options(g: GameLike, side: Side) -> list[Regroup]:
             dests = list(board.seas_of(loc)) + (list(board.ports_of(loc)) if board.is_sea(loc) else [])
             for d in sorted(dests):
                 if g.control(d, side) in (Control.FRIENDLY, Control.VACANT):
-                    out.append(Regroup(bid, d))
+                    yield Regroup(bid, d)
             continue
         for n, e in board.neighbors_by_road(loc):
             if g.control(n, side) not in (Control.FRIENDLY, Control.VACANT):
                 continue
             if bs.regroup_use.get(road_key(side, loc, n), 0) + 1 > ROAD_LIMIT[e.kind]:
                 continue
-            out.append(Regroup(bid, n))
-    return out
+            yield Regroup(bid, n)
 
 
 # ---- checks and effects -----------------------------------------------------------
