@@ -483,6 +483,12 @@ class Board:
                                    if b.side is side and b.type is not BlockType.CLEOPATRA)) for side in Side}
 
     @cached_property
+    def top_strengths(self) -> Mapping[str, int]:
+        """Each block's full strength, ``strengths()[0]``: the one strength :meth:`BlockInfo.step_up`
+        gives None for."""
+        return {bid: b.strengths()[0] for bid, b in self.blocks.items()}
+
+    @cached_property
     def leaders(self) -> Mapping[Side, tuple[str, ...]]:
         """Every leader block of a side's catalogue (the only blocks that can be dead, 7.51)."""
         return {side: tuple(bid for bid, b in self.blocks.items() if b.side is side and b.is_leader) for side in Side}

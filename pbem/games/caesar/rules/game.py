@@ -228,7 +228,7 @@ class Game:
     def _friendly_of(self, side: Side) -> tuple[tuple[str, ...], frozenset[str]]:
         i = _IDX[side]
         seas = self.board._seas
-        cities = tuple(sorted(loc for loc, n in self._n.items() if n[i] and not n[1 - i] and loc not in seas))
+        cities = tuple(sorted([loc for loc, n in self._n.items() if n[i] and not n[1 - i] and loc not in seas]))
         done = self._friendly[side] = (cities, frozenset(cities))
         return done
 

@@ -234,10 +234,11 @@ def _steps(g: GameLike, side: Side) -> Iterator[str]:
     friendly = g.friendly_city_set(side)
     if not friendly:
         return
-    blocks, infos = g.state.blocks, g.board.blocks
+    blocks, top = g.state.blocks, g.board.top_strengths
     for bid in g.on_map(side):
         b = blocks[bid]
-        if b.loc in friendly and infos[bid].step_up(b.strength) is not None:
+        # step_up(b.strength) is not None: below full strength (a valid position's strengths are the block's)
+        if b.loc in friendly and b.strength != top[bid]:
             yield bid
 
 
