@@ -56,6 +56,11 @@ class SecretError(PbemError):
     """The game's secret is missing, or does not match its commitment."""
 
 
+#: ``_SPAN - _SPAN % n`` for small ``n``: the rejection limit of a draw below ``n`` (read, not computed, in
+#: the loops of :meth:`Rng.below` and :meth:`Rng.shuffle`)
+_LIMIT = tuple(_SPAN - (_SPAN % n) if n else 0 for n in range(256))
+
+
 def _uniform(next64: Any, n: int) -> int:
     """A uniform integer in ``range(n)`` from 64-bit words (rejection sampling, no modulo bias)."""
     if n <= 0:
@@ -88,7 +93,7 @@ class Rng:
         over :meth:`next64`, written out (playouts draw about 300 times a game)."""
         if n <= 0:
             raise ValueError("below() needs n >= 1")
-        limit = _SPAN - (_SPAN % n)
+        limit = _LIMIT[n] if n < 256 else _SPAN - (_SPAN % n)
         seed = self.seed
         while True:
             self.counter += 1
@@ -108,10 +113,10 @@ class Rng:
     def shuffle(self, items: MutableSequence[Any], purpose: str = "deal") -> None:
         """Fisher-Yates, each ``j`` drawn as :meth:`below` draws it (written out: the random
         player shuffles its movable blocks for every move)."""
-        seed, counter = self.seed, self.counter
+        seed, counter, limits = self.seed, self.counter, _LIMIT
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = _SPAN - (_SPAN % n)
+            limit = limits[n] if n < 256 else _SPAN - (_SPAN % n)
             while True:
                 counter += 1
                 z = (seed + counter * 0x9E3779B97F4A7C15) & _MASK

@@ -37,7 +37,7 @@ from pbem.core.rng import Rng
 from pbem.games.caesar.rules.board import Board, Side, default_board
 from pbem.games.caesar.rules.choices import Decision, DecisionKind
 from pbem.games.caesar.rules.game import Game
-from pbem.games.caesar.rules.state import BlockStatus, GameState
+from pbem.games.caesar.rules.state import BlockState, BlockStatus, Entry, GameState
 from pbem.games.caesar.view.history import visible_events
 
 CLEOPATRA = "Cleopatra"
@@ -162,6 +162,28 @@ def _rename(state: dict[str, Any], names: dict[str, str]) -> None:
             bs["firing"] = r(bs["firing"])
 
 
+def _rename_state(st: GameState, names: dict[str, str]) -> None:
+    """:func:`_rename` on a state: block ids in the turn's record replaced by ``names``, the sets
+    filled from sorted lists as the position format reads them."""
+
+    def r(b: str) -> str:
+        return names.get(b, b)
+
+    for c in st.contests.values():
+        c.entries = [Entry(e.side, e.frm, r(e.block)) for e in c.entries]
+    st.moved = set(sorted(r(b) for b in st.moved))
+    cmd = st.command
+    if cmd:
+        cmd.activated = [r(b) for b in cmd.activated]
+    bs = st.battle
+    if bs:
+        bs.reserves = set(sorted(r(b) for b in bs.reserves))
+        bs.acted = set(sorted(r(b) for b in bs.acted))
+        bs.regrouped = set(sorted(r(b) for b in bs.regrouped))
+        if bs.firing is not None:
+            bs.firing = r(bs.firing)
+
+
 def observe(game: Game, log: Sequence[Event], side: Side, session: dict[str, Any] | None = None) -> Observation:
     """What ``side`` knows of ``game`` (whose whole event log is ``log``)."""
     visible = [e for _, e in visible_events(log, side)]
@@ -222,8 +244,15 @@ class Belief:
         self.candidates: dict[str, list[str]] = {}
         for ph, loc in self.slots:
             self.candidates[ph] = [bid for bid in self.ids if self._fits(bid, loc)]
+        # the order _assign fills the placeholders in: the most constrained first
+        self._order = sorted(self.slots, key=lambda s: (len(self.candidates[s[0]]), int(s[0][1:])))
         self.must_place = [bid for bid in self.ids if self.board.blocks[bid].side is self.side]  # defectors
         self.unknown_cards = self._unknown_cards()
+        self._state: GameState | None = None  # the observed position, read by _template
+        self._block_order: list[str] = []  # every block id, sorted (set by _template)
+        self._known: dict[str, tuple[Side, str | None, int, BlockStatus]] = {}  # the known blocks' fields (ditto)
+        self._slot_loc: dict[str, str] = {}  # placeholder -> its location (set by _template)
+        self._strengths: dict[str, tuple[int, ...]] = {}  # hidden block -> its strengths (set by _template)
 
     def _fits(self, bid: str, loc: str) -> bool:
         info = self.board.blocks[bid]
@@ -248,10 +277,11 @@ class Belief:
     # ---- drawing --------------------------------------------------------
     def _assign(self, rng: Rng) -> dict[str, str]:
         """Identities for the placeholders: a random matching that respects block types."""
+        candidates = self.candidates
         for _ in range(200):
             used: set[str] = set()
             out: dict[str, str] = {}
-            order = sorted(self.slots, key=lambda s: (len(self.candidates[s[0]]), int(s[0][1:])))
+            order = self._order
             ok = True
             # defectors must stand on the map: seat them first where they fit
             for bid in self.must_place:
@@ -267,11 +297,11 @@ class Belief:
                     break
                 if ph in out:
                     continue
-                free = [b for b in self.candidates[ph] if b not in used]
+                free = [b for b in candidates[ph] if b not in used]
                 if not free:
                     ok = False
                     break
-                bid = rng.choice(free)
+                bid = free[rng.below(len(free))]  # rng.choice(free)
                 out[ph] = bid
                 used.add(bid)
             if ok:
@@ -314,9 +344,68 @@ class Belief:
         d["rng"] = {"seed": rng.next64(), "counter": 0}
         return d
 
+    def _template(self) -> GameState:
+        """The observed position as a state, read once: the known blocks, the turn's record under
+        the placeholder names, no enemy cards, no deck (:meth:`sample` fills those in)."""
+        if self._state is None:
+            d = self.obs.data()
+            del d["hidden"]
+            del d["enemy_sealed"]
+            side = self.side
+            d["hands"] = {side.value: list(self.base["hands"][side.value])}
+            d["deck"] = []
+            d["rng"] = {"seed": 0, "counter": 0}
+            self._state = GameState.from_json(d)
+            self._block_order = sorted({*self._state.blocks, *self.ids})
+            self._known = {bid: (b.side, b.loc, b.strength, b.status) for bid, b in self._state.blocks.items()}
+            self._slot_loc = dict(self.slots)
+            self._strengths = {bid: self.board.blocks[bid].strengths() for bid in self.ids}
+        return self._state
+
     def sample(self, rng: Rng) -> Game:
-        """One complete position consistent with the observation, as a game."""
-        g = Game(GameState.from_json(self.sample_state(rng)), self.board)
+        """One complete position consistent with the observation, as a game: the position
+        ``GameState.from_json(self.sample_state(rng))`` gives, with the same draws in the same
+        order, built from the observed state read once (:meth:`_template`) rather than from JSON."""
+        enemy = self.side.enemy
+        board_blocks = self.board.blocks
+        names = self._assign(rng)
+        template = self._template()
+        drawn: dict[str, BlockState] = {}
+        slot_loc = self._slot_loc
+        all_strengths = self._strengths
+        full = self.full
+        on_map = BlockStatus.MAP
+        for ph, bid in names.items():
+            strengths = all_strengths[bid]
+            at_full = full > 0 and rng.below(1 << 20) < full * (1 << 20)
+            # strengths(): highest first; rng.choice(strengths), written out
+            strength = strengths[0] if at_full else strengths[rng.below(len(strengths))]
+            drawn[bid] = BlockState(enemy, slot_loc[ph], strength, on_map)
+        placed = set(names.values())
+        off = [bid for bid in self.ids if bid not in placed]
+        rng.shuffle(off)
+        for i, bid in enumerate(off):
+            info = board_blocks[bid]
+            status = BlockStatus.ELIMINATED if i < self.unseen_eliminated else BlockStatus.POOL
+            drawn[bid] = BlockState(info.side, None, info.min_strength, status)
+        known = self._known
+        # every block in id order (the hidden ones are all drawn, on the map or off it): the sorted dict
+        blocks = {bid: drawn[bid] if bid in drawn else BlockState(*known[bid]) for bid in self._block_order}
+        cleo = blocks[CLEOPATRA]
+        if cleo.side is enemy:
+            cleo.strength = rng.choice(board_blocks[CLEOPATRA].strengths())
+        st = template.copy(blocks=blocks)
+        _rename_state(st, names)
+        cards = list(self.unknown_cards)
+        rng.shuffle(cards)
+        n_enemy = int(self.base["hands"][enemy.value])
+        n_deck = int(self.base["deck"])
+        if len(cards) < n_enemy + n_deck:
+            raise SampleError(f"{len(cards)} unknown cards for a hand of {n_enemy} and a deck of {n_deck}")
+        st.hands[enemy] = sorted(cards[:n_enemy], key=_card_key)
+        st.deck = cards[n_enemy : n_enemy + n_deck]
+        st.rng = Rng(rng.next64(), 0)
+        g = Game(st, self.board)
         if self.base["enemy_sealed"]:
             # his sealed answer is unseen: any legal one from the sampled hand
             enemy = self.side.enemy

@@ -23,7 +23,7 @@ from pbem.core.rng import Rng
 from pbem.games.caesar.ai.belief import Belief, SampleError, observe
 from pbem.games.caesar.rules import battle as battle_mod
 from pbem.games.caesar.rules.board import Side
-from pbem.games.caesar.rules.choices import Action, BattleAction, Choice, DecisionKind
+from pbem.games.caesar.rules.choices import Choice, DecisionKind
 from pbem.games.caesar.rules.game import Game
 from pbem.games.caesar.rules.state import BlockStatus, Phase
 from pbem.games.caesar.view.history import visible_events
@@ -90,9 +90,8 @@ def _fight(g: Game, loc: str) -> Side | None:
         d = pend[0]
         choice: Choice
         if d.kind is DecisionKind.BATTLE_TURN:
-            options = battle_mod.turn_options(g, d.get("blocks")[0])
-            fire = [o for o in options if isinstance(o, BattleAction) and o.action is Action.FIRE]
-            choice = (fire or options)[0]
+            # fire when it can (turn_options lists Fire first when it is there): the first option
+            choice = battle_mod.first_turn_option(g, d.get("blocks")[0])
         elif d.kind is DecisionKind.HIT:
             choice = next(iter(g.legal(d)))
         else:

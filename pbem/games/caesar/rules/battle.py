@@ -125,31 +125,47 @@ def combat_of(g: GameLike, bid: str, bs: BattleState) -> tuple[str, int]:
 
 
 def _in_battle(g: GameLike, bs: BattleState, side: Side | None = None) -> list[str]:
-    return [b for b in g.blocks_at(bs.loc, side) if b not in bs.reserves]
+    """The blocks fighting at the battle (not its reserves), of ``side`` or both, sorted."""
+    reserves = bs.reserves
+    if side is None:
+        return sorted(b for b in g.ids_at(bs.loc) if b not in reserves)
+    blocks = g.state.blocks
+    return sorted(b for b in g.ids_at(bs.loc) if b not in reserves and blocks[b].side is side)
+
+
+def _any_in_battle(g: GameLike, bs: BattleState, side: Side) -> bool:
+    """Whether ``_in_battle(g, bs, side)`` has any block (without listing them)."""
+    reserves, blocks = bs.reserves, g.state.blocks
+    return any(blocks[b].side is side and b not in reserves for b in g.ids_at(bs.loc))
 
 
 def next_slot(g: GameLike) -> tuple[Side, list[str]] | None:
     """Whose turn it is and which of his blocks may take it (same letter: owner's choice)."""
     bs = g.state.battle
     assert bs is not None
+    blocks, infos = g.state.blocks, g.board.blocks
+    reserves, acted, defender = bs.reserves, bs.acted, bs.defender
+    surprise = bs.surprise and bs.round == 1
     best: tuple[int, int] | None = None
     found: list[str] = []
-    for b in _in_battle(g, bs):
-        if b in bs.acted:
+    # the blocks in any order: every block of the best key is kept, and they are sorted at the end
+    for b in g.ids_at(bs.loc):
+        if b in reserves or b in acted:
             continue
-        letter, _ = combat_of(g, b, bs)
-        role = 0 if g.state.blocks[b].side is bs.defender else 1
-        if bs.surprise and bs.round == 1:
-            key = (1 - role, ord(letter))
+        info = infos[b]
+        if blocks[b].side is defender:  # combat_of's letter, and the role
+            letter, role = info.defend.letter, 0
         else:
-            key = (ord(letter), role)
+            letter, role = info.attack.letter, 1
+        key = (1 - role, ord(letter)) if surprise else (ord(letter), role)
         if best is None or key < best:
             best, found = key, [b]
         elif key == best:
             found.append(b)
     if not found:
         return None
-    return g.state.blocks[found[0]].side, sorted(found)
+    found.sort()
+    return blocks[found[0]].side, found  # one key, one role: every block found is of one side
 
 
 def hit_candidates(g: GameLike) -> list[str]:
@@ -231,14 +247,14 @@ def auto(g: GameLike) -> bool:
                     g.eliminate(b, "no retreat in Round 4")
                     return True
             return False
-        if not _in_battle(g, bs, side.enemy) and (bs.round == 1 or not any(retreat_options(g, b) for b in blocks)):
+        if not _any_in_battle(g, bs, side.enemy) and (bs.round == 1 or not any(retreat_options(g, b) for b in blocks)):
             for b in blocks:
                 bs.acted.add(b)
             g.emit("pass", Audience.ALL, f"{side}: no target for {len(blocks)} block(s); they pass", loc=bs.loc)
             return True
         return False
     # regroup
-    if bs.victor is None or not regroup_options(g, bs.victor):
+    if bs.victor is None or next(_regroups(g, bs.victor), None) is None:  # no regroup to ask for
         g.state.battle = None
         return True
     return False
@@ -247,12 +263,14 @@ def auto(g: GameLike) -> bool:
 def _sole_side(g: GameLike) -> Side | None:
     bs = g.state.battle
     assert bs is not None
-    present = {g.state.blocks[b].side for b in g.blocks_at(bs.loc)}
-    if len(present) == 1:
-        return present.pop()
-    if not present:
-        return bs.defender
-    return None
+    caesar, pompey = g.count(bs.loc, Side.CAESAR), g.count(bs.loc, Side.POMPEY)
+    if caesar and pompey:
+        return None
+    if caesar:
+        return Side.CAESAR
+    if pompey:
+        return Side.POMPEY
+    return bs.defender
 
 
 def _end_round(g: GameLike) -> None:
@@ -401,12 +419,16 @@ def retreat_options(g: GameLike, bid: str) -> list[BattleAction]:
 
 
 def regroup_options(g: GameLike, side: Side) -> list[Regroup]:
+    return list(_regroups(g, side))
+
+
+def _regroups(g: GameLike, side: Side) -> Iterator[Regroup]:
+    """:func:`regroup_options` one by one (the battle's end asks only whether there is one)."""
     st = g.state
     bs = st.battle
     assert bs is not None
     board = g.board
     loc = bs.loc
-    out: list[Regroup] = []
     for bid in g.blocks_at(loc, side):
         if bid in bs.regrouped:
             continue
@@ -414,15 +436,14 @@ def regroup_options(g: GameLike, side: Side) -> list[Regroup]:
             dests = list(board.seas_of(loc)) + (list(board.ports_of(loc)) if board.is_sea(loc) else [])
             for d in sorted(dests):
                 if g.control(d, side) in (Control.FRIENDLY, Control.VACANT):
-                    out.append(Regroup(bid, d))
+                    yield Regroup(bid, d)
             continue
         for n, e in board.neighbors_by_road(loc):
             if g.control(n, side) not in (Control.FRIENDLY, Control.VACANT):
                 continue
             if bs.regroup_use.get(road_key(side, loc, n), 0) + 1 > ROAD_LIMIT[e.kind]:
                 continue
-            out.append(Regroup(bid, n))
-    return out
+            yield Regroup(bid, n)
 
 
 # ---- checks and effects -----------------------------------------------------------
@@ -447,11 +468,23 @@ def turn_options(g: GameLike, bid: str) -> list[BattleAction]:
     side = g.state.blocks[bid].side
     out: list[BattleAction] = []
     if not (bs.round == LAST_ROUND and side is bs.attacker):
-        if _in_battle(g, bs, side.enemy):
+        if _any_in_battle(g, bs, side.enemy):
             out.append(BattleAction(bid, Action.FIRE))
         out.append(BattleAction(bid, Action.PASS))
     out.extend(retreat_options(g, bid))
     return out
+
+
+def first_turn_option(g: GameLike, bid: str) -> BattleAction:
+    """``turn_options(g, bid)[0]`` without the rest of the list: fire when an enemy block is in the
+    battle, else pass; an attacker's first retreat in Round 4 (IndexError when it has none, as the
+    list's first item would be)."""
+    bs = g.state.battle
+    assert bs is not None
+    side = g.state.blocks[bid].side
+    if not (bs.round == LAST_ROUND and side is bs.attacker):
+        return BattleAction(bid, Action.FIRE if _any_in_battle(g, bs, side.enemy) else Action.PASS)
+    return retreat_options(g, bid)[0]
 
 
 def check_turn(g: GameLike, d: Decision, ch: BattleAction) -> None:

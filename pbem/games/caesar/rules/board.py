@@ -483,6 +483,12 @@ class Board:
                                    if b.side is side and b.type is not BlockType.CLEOPATRA)) for side in Side}
 
     @cached_property
+    def top_strengths(self) -> Mapping[str, int]:
+        """Each block's full strength, ``strengths()[0]``: the one strength :meth:`BlockInfo.step_up`
+        gives None for."""
+        return {bid: b.strengths()[0] for bid, b in self.blocks.items()}
+
+    @cached_property
     def leaders(self) -> Mapping[Side, tuple[str, ...]]:
         """Every leader block of a side's catalogue (the only blocks that can be dead, 7.51)."""
         return {side: tuple(bid for bid, b in self.blocks.items() if b.side is side and b.is_leader) for side in Side}
@@ -507,10 +513,20 @@ class Board:
 
     def seas_of(self, port: str) -> tuple[str, ...]:
         """Seas adjacent to a port (for a sea: adjacent seas)."""
-        return tuple(e.other(port) for e in self.sea_edges.get(port, ()) if self.is_sea(e.other(port)))
+        return self._sea_neighbours[0].get(port, ())
 
     def ports_of(self, sea: str) -> tuple[str, ...]:
-        return tuple(e.other(sea) for e in self.sea_edges.get(sea, ()) if not self.is_sea(e.other(sea)))
+        return self._sea_neighbours[1].get(sea, ())
+
+    @cached_property
+    def _sea_neighbours(self) -> tuple[Mapping[str, tuple[str, ...]], Mapping[str, tuple[str, ...]]]:
+        """:meth:`seas_of` and :meth:`ports_of` of every place with a sea border, worked out once."""
+        seas: dict[str, tuple[str, ...]] = {}
+        ports: dict[str, tuple[str, ...]] = {}
+        for here, edges in self.sea_edges.items():
+            seas[here] = tuple(e.other(here) for e in edges if self.is_sea(e.other(here)))
+            ports[here] = tuple(e.other(here) for e in edges if not self.is_sea(e.other(here)))
+        return seas, ports
 
     @cached_property
     def _edge_index(self) -> Mapping[tuple[str, str], Edge]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pbem.errors import IllegalChoiceError
@@ -51,8 +52,10 @@ def start_year(g: GameLike) -> None:
         )
 
 
+@lru_cache(maxsize=256)
 def card_sort_key(name: str) -> tuple[int, str]:
-    """Events first, then command cards by Moves then Levies, highest first."""
+    """Events first, then command cards by Moves then Levies, highest first (kept per name: a
+    pure function of a card's name, asked for every hand)."""
     if "/" in name:
         m, lv = name.split("/")
         return (1, f"{9 - int(m)}{9 - int(lv)}")
@@ -67,17 +70,23 @@ def pending_kind(g: GameLike) -> DecisionKind:
 
 
 def legal(g: GameLike, d: Decision) -> Iterator[Choice]:
-    hand = g.state.hands[d.side]
     if d.kind is DecisionKind.DISCARD:
-        for c in sorted(set(hand), key=card_sort_key):
+        for c in legal_cards(g, d):
             yield Discard(c)
     elif d.kind is DecisionKind.PLAY:
-        for c in sorted(set(hand), key=card_sort_key):
-            if c == APOLLO and g.state.turn == 1:
-                continue
+        for c in legal_cards(g, d):
             yield Play(c)
     elif d.kind is DecisionKind.DEPLOY:
         yield historical_deployment(g, d.side)
+
+
+def legal_cards(g: GameLike, d: Decision) -> list[str]:
+    """The cards of :func:`legal`'s choices for a discard or play decision, in its order: each card
+    of the hand once, sorted (no Apollo to play on a Year's first game turn, C2)."""
+    cards = sorted(set(g.state.hands[d.side]), key=card_sort_key)
+    if d.kind is DecisionKind.PLAY and g.state.turn == 1 and APOLLO in cards:
+        cards.remove(APOLLO)
+    return cards
 
 
 def historical_deployment(g: GameLike, side: Side) -> Deploy:

@@ -104,9 +104,10 @@ class Game:
 
     # ---- copying and serialisation ------------------------------------
     def copy(self) -> Game:
-        g = Game(GameState.from_json(self.state.to_json()), self.board)
-        g.state.rng = self.state.rng.clone()  # a keyed stream keeps its secret
-        return g
+        """An independent game at the same position: the state as its position format reads it
+        back (:meth:`GameState.copy`, without the JSON text), the random stream cloned (a keyed
+        stream keeps its secret)."""
+        return Game(self.state.copy(), self.board)
 
     def to_json(self) -> dict[str, Any]:
         return self.state.to_json()
@@ -126,12 +127,19 @@ class Game:
         self._n: dict[str, list[int]] = {}
         self._mine: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
         self._mine_sorted: dict[Side, list[str]] = {}  # on_map's answers, dropped whenever _mine changes
-        self._friendly: dict[Side, tuple[str, ...]] = {}  # friendly_cities' answers, dropped with _mine_sorted
+        # friendly_cities' answers (and as a set: friendly_city_set), dropped with _mine_sorted
+        self._friendly: dict[Side, tuple[tuple[str, ...], frozenset[str]]] = {}
+        at, n, mine, on_map = self._at, self._n, self._mine, BlockStatus.MAP
         for bid, b in self.state.blocks.items():
-            if b.status is BlockStatus.MAP and b.loc is not None:
-                self._at[b.loc].add(bid)
-                self._n.setdefault(b.loc, [0, 0])[_IDX[b.side]] += 1
-                self._mine[b.side].add(bid)
+            loc = b.loc
+            if b.status is on_map and loc is not None:
+                at[loc].add(bid)
+                side = b.side
+                counts = n.get(loc)
+                if counts is None:
+                    counts = n[loc] = [0, 0]
+                counts[_IDX[side]] += 1
+                mine[side].add(bid)
 
     def problems(self) -> list[str]:
         """Every inconsistency of the position, all at once."""
@@ -191,6 +199,10 @@ class Game:
         blocks = self.state.blocks
         return sorted(b for b in ids if blocks[b].side is side)
 
+    def ids_at(self, loc: str) -> set[str] | tuple[()]:
+        """The blocks at ``loc``, in no order (the location index itself: read it, never change it)."""
+        return self._at.get(loc, ())
+
     def on_map(self, side: Side) -> list[str]:
         """``side``'s blocks on the map, sorted (from the location index)."""
         done = self._mine_sorted.get(side)
@@ -203,10 +215,21 @@ class Game:
         location index, kept until a block moves."""
         done = self._friendly.get(side)
         if done is None:
-            i = _IDX[side]
-            seas = self.board._seas
-            done = self._friendly[side] = tuple(sorted(
-                loc for loc, n in self._n.items() if n[i] and not n[1 - i] and loc not in seas))
+            done = self._friendly_of(side)
+        return done[0]
+
+    def friendly_city_set(self, side: Side) -> frozenset[str]:
+        """:meth:`friendly_cities` as a set (for membership tests)."""
+        done = self._friendly.get(side)
+        if done is None:
+            done = self._friendly_of(side)
+        return done[1]
+
+    def _friendly_of(self, side: Side) -> tuple[tuple[str, ...], frozenset[str]]:
+        i = _IDX[side]
+        seas = self.board._seas
+        cities = tuple(sorted([loc for loc, n in self._n.items() if n[i] and not n[1 - i] and loc not in seas]))
+        done = self._friendly[side] = (cities, frozenset(cities))
         return done
 
     def count(self, loc: str, side: Side) -> int:

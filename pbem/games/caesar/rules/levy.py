@@ -176,6 +176,7 @@ def new_block_places(g: GameLike, side: Side) -> list[tuple[str, tuple[str, ...]
     friendly = g.friendly_cities(side)
     if not friendly:  # every new block is raised in a Friendly city
         return []
+    friendly_set = g.friendly_city_set(side)
     board = g.board
     third = board.third_leaders[side]
     out: list[tuple[str, tuple[str, ...]]] = []
@@ -192,7 +193,7 @@ def new_block_places(g: GameLike, side: Side) -> list[tuple[str, tuple[str, ...]
             continue
         if info.type in _NAMED_CITY:
             city = info.levy_city
-            if city is not None and city in friendly:
+            if city is not None and city in friendly_set:
                 out.append((bid, (city,)))
             continue
         if info.is_navis:
@@ -230,13 +231,14 @@ def step_blocks(g: GameLike, side: Side) -> list[str]:
 
 
 def _steps(g: GameLike, side: Side) -> Iterator[str]:
-    friendly = g.friendly_cities(side)
+    friendly = g.friendly_city_set(side)
     if not friendly:
         return
-    blocks, infos = g.state.blocks, g.board.blocks
+    blocks, top = g.state.blocks, g.board.top_strengths
     for bid in g.on_map(side):
         b = blocks[bid]
-        if b.loc in friendly and infos[bid].step_up(b.strength) is not None:
+        # step_up(b.strength) is not None: below full strength (a valid position's strengths are the block's)
+        if b.loc in friendly and b.strength != top[bid]:
             yield bid
 
 

@@ -468,18 +468,28 @@ def do_end(g: GameLike, d: Decision, ch: EndMoves) -> None:
 # ---- legal choices -------------------------------------------------------------
 
 
-#: per board (by id, the board kept alive with it), side and Navis or not: for each place, its
-#: neighbours as (neighbour, edge kind, the road-use key of :func:`road_key`)
-_STEPS: dict[tuple[int, Side, bool], tuple[Board, dict[str, tuple[tuple[str, EdgeKind, str], ...]]]] = {}
+#: per board (by id, the board kept alive with it), side, Navis or not and Pluto or not: for each
+#: place, its neighbours as (neighbour, the road-use key of :func:`road_key`, how many of the side's
+#: blocks the edge may have carried before when it is not the last edge of an attack, and when it
+#: is: the limits of :func:`road_limit` less one). A Navis's sea border carries any number (6.2).
+_STEPS: dict[tuple[int, Side, bool, bool], tuple[Board, dict[str, tuple[tuple[str, str, int, int], ...]]]] = {}
+_ANY = 1 << 30  # a limit no count reaches
 
 
-def _steps_from(board: Board, side: Side, navis: bool) -> dict[str, tuple[tuple[str, EdgeKind, str], ...]]:
-    key = (id(board), side, navis)
+def _steps_from(board: Board, side: Side, navis: bool, pluto: bool) -> dict[str, tuple[tuple[str, str, int, int], ...]]:
+    key = (id(board), side, navis, pluto)
     hit = _STEPS.get(key)
     if hit is None or hit[0] is not board:
         adjacent = board.sea_edges if navis else board.roads
-        table = {here: tuple((n, e.kind, road_key(side, here, n)) for e in edges for n in (e.b if here == e.a else e.a,))
-                 for here, edges in adjacent.items()}
+        limits = _LIMITS[pluto]
+        table = {}
+        for here, edges in adjacent.items():
+            row = []
+            for e in edges:
+                n = e.b if here == e.a else e.a
+                plain, attack = (_ANY, _ANY) if navis else limits[e.kind]
+                row.append((n, road_key(side, here, n), plain - 1, attack - 1))
+            table[here] = tuple(row)
         hit = _STEPS[key] = (board, table)
     return hit[1]
 
@@ -503,61 +513,50 @@ def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     max_steps = 2 if navis else (3 if c.event == "Mercury" else 2)
     attack_steps = 1 if navis else max_steps - 1  # the longest path that may end in an attack
     out: list[tuple[str, ...]] = []
-    steps_from = _steps_from(g.board, side, navis)
+    steps_from = _steps_from(g.board, side, navis, c.event == "Pluto")
     road_use = g.state.road_use
-    controls: dict[str, Control] = {}
+    hostile: dict[str, bool] = {}  # place -> Enemy or Contested for ``side``, asked once
     control = g.control
-    limit = _LIMITS[c.event == "Pluto"]
-    hostile = _HOSTILE
+    hostile_controls = _HOSTILE
 
     # Each path is checked as it grows: a path is pushed only while every edge of it passes as an
     # edge that is not the last of an attack (the checks of a longer path through it), and only
     # through open places, so every path taken from the stack is "sound". The result is the paths
-    # for which ``path_problem(..., well_formed=True)`` is None. A Navis's sea border carries any
-    # number (6.2), so a Navis's edges always pass. Pinning depends on the first step only: a
-    # first step it forbids is not walked at all.
+    # for which ``path_problem(..., well_formed=True)`` is None. An edge passes when the blocks it
+    # has carried are within its limit less one (a Navis's always do: its limits are _ANY). Pinning
+    # depends on the first step only: a first step it forbids is not walked at all.
     stack: list[tuple[str, ...]] = []
-    for n, kind, rk in steps_from[origin]:
-        if _pin_problem(g, side, origin, n) is not None:
+    contest = g.state.contests.get(origin)
+    pinned = contest is not None and contest.attacker is not side  # else _pin_problem is None for every step
+    for n, rk, plain_limit, attack_limit in steps_from[origin]:
+        if pinned and _pin_problem(g, side, origin, n) is not None:
             continue
-        ctl = controls.get(n)
-        if ctl is None:
-            ctl = controls[n] = control(n, side)
+        h = hostile.get(n)
+        if h is None:
+            h = hostile[n] = control(n, side) in hostile_controls
         q: tuple[str, ...] = (origin, n)
-        if navis:
-            plain = attack = True
-        else:
-            used = road_use.get(rk, 0) + 1
-            plain_limit, attack_limit = limit[kind]
-            plain, attack = used <= plain_limit, used <= attack_limit
-        if ctl in hostile:
-            if attack and attack_steps >= 1:
+        used = road_use.get(rk, 0)
+        if h:
+            if used <= attack_limit and attack_steps >= 1:
                 out.append(q)
-        else:
-            if plain:
-                out.append(q)
-                if max_steps > 1:
-                    stack.append(q)
+        elif used <= plain_limit:
+            out.append(q)
+            if max_steps > 1:
+                stack.append(q)
     while stack:
         p = stack.pop()
-        here = p[-1]
         steps = len(p)  # of the longer path
-        for n, kind, rk in steps_from[here]:
+        for n, rk, plain_limit, attack_limit in steps_from[p[-1]]:
             if n in p:
                 continue
-            ctl = controls.get(n)
-            if ctl is None:
-                ctl = controls[n] = control(n, side)
-            if navis:
-                plain = attack = True
-            else:
-                used = road_use.get(rk, 0) + 1
-                plain_limit, attack_limit = limit[kind]
-                plain, attack = used <= plain_limit, used <= attack_limit
-            if ctl in hostile:
-                if attack and steps <= attack_steps:
+            h = hostile.get(n)
+            if h is None:
+                h = hostile[n] = control(n, side) in hostile_controls
+            used = road_use.get(rk, 0)
+            if h:
+                if used <= attack_limit and steps <= attack_steps:
                     out.append(p + (n,))
-            elif plain:
+            elif used <= plain_limit:
                 q = p + (n,)
                 out.append(q)
                 if steps < max_steps:

@@ -14,18 +14,20 @@ from dataclasses import dataclass, field
 from pbem.core.events import Event
 from pbem.core.rng import Rng
 from pbem.errors import EngineError
-from pbem.games.caesar.rules import levy
+from pbem.games.caesar.rules import cards, levy
 from pbem.games.caesar.rules.board import Side
 from pbem.games.caesar.rules.choices import (
     Choice,
     Decision,
     DecisionKind,
+    Discard,
     EndDisband,
     EndLevies,
     EndMoves,
     Levy,
     LevyStep,
     Move,
+    Play,
     SeaMove,
 )
 from pbem.games.caesar.rules.game import Game, new_game
@@ -69,6 +71,13 @@ def random_choice(g: Game, d: Decision, rng: Rng) -> Choice:
                     return Levy(bid, cities[k])
                 k -= len(cities)
         return LevyStep(steps[i - 1 - n_pairs])
+    if d.kind is DecisionKind.PLAY or d.kind is DecisionKind.DISCARD:
+        # a uniform pick from legal(d), made without building every choice
+        names = cards.legal_cards(g, d)
+        if not names:
+            raise EngineError(f"no legal choice for {d}")
+        name = names[rng.below(len(names))]  # rng.choice
+        return Play(name) if d.kind is DecisionKind.PLAY else Discard(name)
     if d.kind is DecisionKind.WINTER_DISBAND and rng.below(8) != 0:
         return EndDisband()
     opts = list(g.legal(d))

@@ -228,6 +228,60 @@ class GameState:
             bid for bid, b in self.blocks.items() if b.status is BlockStatus.MAP and (side is None or b.side is side)
         )
 
+    # ---- copying -------------------------------------------------------
+    def copy(self, *, blocks: dict[str, BlockState] | None = None) -> GameState:
+        """The position as ``GameState.from_json(self.to_json())`` reads it back (every container
+        new, in the order that round trip gives: blocks, road use and contests sorted, the sides
+        in :class:`Side`'s order, sets filled from sorted lists), built directly; the random stream
+        is cloned (a keyed stream keeps its secret, which the position format leaves out).
+        ``blocks``: the copy's blocks, made by the caller (sorted by id, new objects); by default
+        copies of this position's."""
+        sides = _SIDES_ORDER
+        if blocks is None:
+            blocks = {bid: BlockState(b.side, b.loc, b.strength, b.status) for bid, b in sorted(self.blocks.items())}
+        st = GameState(
+            options=self.options,
+            year=self.year,
+            turn=self.turn,
+            phase=self.phase,
+            rng=self.rng.clone(),
+            blocks=blocks,
+            deck=list(self.deck),
+            hands={Side.CAESAR: [], Side.POMPEY: [], **{s: list(self.hands[s]) for s in sides if s in self.hands}},
+            sealed={s: _jsonable(self.sealed[s]) for s in sides if s in self.sealed},
+            played={s: self.played[s] for s in sides if s in self.played},
+            effective={s: self.effective[s] for s in sides if s in self.effective},
+            prev_effective={s: self.prev_effective[s] for s in sides if s in self.prev_effective},
+            player1=self.player1,
+            moved=set(sorted(self.moved)),
+            road_use=dict(sorted(self.road_use.items())),
+            contests={
+                loc: Contest(c.attacker, [Entry(e.side, e.frm, e.block) for e in c.entries],
+                             {s: c.main[s] for s in sides if s in c.main})
+                for loc, c in sorted(self.contests.items())
+            },
+            surprise=self.surprise,
+            fought=list(self.fought),
+        )
+        c = self.command
+        if c:
+            st.command = CommandState(c.side, c.card, c.event, c.stage, c.mp, c.lp, list(c.activated),
+                                      c.amphibious_open, list(c.anchors))
+        b = self.battle
+        if b:
+            st.battle = BattleState(
+                b.loc, b.attacker, b.defender, b.round, b.stage, b.surprise, set(sorted(b.reserves)),
+                set(sorted(b.acted)), dict(sorted(b.retreat_use.items())), dict(sorted(b.sea_retreats.items())),
+                b.hits_left, b.firing, b.victor, dict(sorted(b.regroup_use.items())), set(sorted(b.regrouped)),
+                b.swapped,
+            )
+        if self.winter:
+            st.winter = WinterState(self.winter.stage, self.winter.side)
+        r = self.result
+        if r:
+            st.result = Result(r.winner, r.reason, {s: r.vp[s] for s in sides if s in r.vp})
+        return st
+
     # ---- position format ---------------------------------------------
     def to_json(self) -> dict[str, Any]:
         def sides(d: Mapping[Side, Any]) -> dict[str, Any]:
@@ -338,6 +392,7 @@ def _sides(d: Mapping[str, Any] | None) -> dict[Side, Any]:
     return {Side(k): v for k, v in (d or {}).items()}
 
 
+_SIDES_ORDER = tuple(Side)
 _SIDE_OF = {s.value: s for s in Side}
 _STATUS_OF = {s.value: s for s in BlockStatus}
 

@@ -103,10 +103,11 @@ def navis_ports(g: GameLike, bid: str) -> list[str]:
 
 def _navis_at_sea(g: GameLike) -> list[str]:
     out = []
+    seas, blocks = g.board._seas, g.state.blocks  # a block on the map stands on a known space
     for side in (Side.CAESAR, Side.POMPEY):
         for bid in g.on_map(side):
-            loc = g.state.blocks[bid].loc
-            if loc and g.board.is_sea(loc):
+            loc = blocks[bid].loc
+            if loc and loc in seas:
                 out.append(bid)
     return out
 
@@ -117,10 +118,11 @@ def supply_limit(g: GameLike, city: str) -> int:
 
 def over_supply(g: GameLike, side: Side) -> list[tuple[str, int]]:
     out = []
-    locs = sorted({loc for b in g.on_map(side) if (loc := g.state.blocks[b].loc) is not None})
+    blocks, seas = g.state.blocks, g.board._seas
+    locs = sorted({loc for b in g.on_map(side) if (loc := blocks[b].loc) is not None})
     for loc in locs:
         assert loc is not None
-        if g.board.is_sea(loc):
+        if loc in seas:  # is_sea (a block on the map stands on a known space)
             continue
         n = g.count(loc, side)
         if n > supply_limit(g, loc):
