@@ -237,8 +237,40 @@ def environment(folders: tuple[tuple[str, str], ...] = (), language: str = DEFAU
     env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
     _install_gettext(env, catalog)  # the same functions, called more directly
     env.filters["plural"] = _plural
-    env.filters["say"] = lambda value: say(value, catalog)  # a game's Phrase (its event texts) in ``language``
+    env.filters["say"] = _sayer(catalog)  # a game's Phrase (its event texts) in ``language``
     return env
+
+
+def _sayer(catalog: stdlib_gettext.NullTranslations) -> Callable[[Any], str]:
+    """The ``say`` filter of ``catalog``: :func:`~pbem.core.phrase.say`, quicker.
+
+    In English (no catalog: every message is itself) a Phrase *is* what it says, its English text,
+    so a text goes through as it is. In another language the Phrases said are remembered for a while
+    (each with the Phrase itself, so its id is not reused while remembered): the text and the HTML
+    report of one recipient say the same Phrases of one view. Either way the words are the same."""
+    if type(catalog) is stdlib_gettext.NullTranslations and getattr(catalog, "_fallback", None) is None:
+        def say_english(value: Any) -> str:
+            return value if isinstance(value, str) else str(value)
+
+        return say_english
+    said: dict[int, tuple[Any, str]] = {}
+
+    def say_in(value: Any) -> str:
+        got = said.get(id(value))
+        if got is not None and got[0] is value:
+            return got[1]
+        text = say(value, catalog)
+        if isinstance(value, str):  # (a number is said anew: small ints share their ids)
+            if len(said) >= _SAID_LIMIT:
+                said.clear()
+            said[id(value)] = (value, text)
+        return text
+
+    return say_in
+
+
+#: how many Phrases a language's ``say`` filter remembers (a few reports' worth)
+_SAID_LIMIT = 4096
 
 
 def _plural(n: int, word: str, many: str | None = None) -> str:
