@@ -236,6 +236,7 @@ def environment(folders: tuple[tuple[str, str], ...] = (), language: str = DEFAU
     catalog = translations(language)
     env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
     _install_gettext(env, catalog)  # the same functions, called more directly
+    env.globals["cached"] = _cacher()
     env.filters["plural"] = _plural
     env.filters["say"] = _sayer(catalog)  # a game's Phrase (its event texts) in ``language``
     return env
@@ -271,6 +272,36 @@ def _sayer(catalog: stdlib_gettext.NullTranslations) -> Callable[[Any], str]:
 
 #: how many Phrases a language's ``say`` filter remembers (a few reports' worth)
 _SAID_LIMIT = 4096
+
+
+def _cacher() -> Callable[..., Any]:
+    """The ``cached`` function of an environment's templates: ``{{ cached(row, loc, sides) }}`` prints
+    what ``{{ row(loc, sides) }}`` prints, remembered by the macro and its arguments. For a macro whose
+    text depends on its arguments only (plain, hashable values: the view's frozen dataclasses,
+    strings, numbers, tuples) and the environment's language, which is one per environment: the rows
+    of a report that recur from recipient to recipient and from step to step are made once. A macro
+    that read anything else (the template's variables) would be wrong cached: such a macro is not
+    given to ``cached``. The bytes are the same either way (tests/test_render_cache.py)."""
+    made: dict[tuple[Any, ...], Any] = {}
+
+    @pass_eval_context
+    def cached(__eval_ctx: EvalContext, __macro: Macro, *args: Any) -> Any:
+        code = getattr(getattr(__macro, "_func", None), "__code__", None)
+        if code is None:  # a Jinja whose macros are made another way: not remembered
+            return __macro(__eval_ctx, *args)
+        key = (code, __eval_ctx.autoescape, args)
+        got = made.get(key)
+        if got is None:
+            if len(made) >= _CACHED_LIMIT:
+                made.clear()
+            got = made[key] = __macro(__eval_ctx, *args)
+        return got
+
+    return cached
+
+
+#: how many macro results an environment's ``cached`` remembers (each a row of a report: a few hundred bytes)
+_CACHED_LIMIT = 8192
 
 
 def _plural(n: int, word: str, many: str | None = None) -> str:

@@ -266,6 +266,11 @@ class View:
         return self.hands[0].cards if not self.moderator else ()
 
     @property
+    def sides(self) -> tuple[str, ...]:
+        """The sides in the order of ``hands`` (the viewer's first): the columns of the HTML map table."""
+        return tuple(h.side for h in self.hands)
+
+    @property
     def enemy(self) -> str:
         return "" if self.moderator else Side(self.viewer).enemy.value
 
