@@ -134,20 +134,28 @@ def _dead_leaders(game: Game) -> dict[Side, int]:
 _SIDES = tuple(Side)  # (iterating the Enum class itself is slow: this runs for every location of every view)
 
 
+_FIRST, _SECOND = _SIDES
+_FIRST_NAME, _SECOND_NAME = _FIRST.value, _SECOND.value  # (an Enum member's value is a property: read once)
+
+
 def _holder(counts: Mapping[Side, int]) -> str:
-    present = [s for s in _SIDES if counts.get(s, 0)]
-    if len(present) == 2:
+    """Who holds a location: a side's name, "contested" (both sides there) or "" (vacant)."""
+    first, second = counts.get(_FIRST, 0), counts.get(_SECOND, 0)
+    if first and second:
         return "contested"
-    return present[0].value if present else ""
+    return _FIRST_NAME if first else (_SECOND_NAME if second else "")
 
 
 def _scores(game: Game, occupancy: Mapping[str, Mapping[Side, int]]) -> tuple[Score, ...]:
     """VP from Friendly cities and killed enemy leaders (W2): public facts only."""
     vp = {s: 0 for s in Side}
+    spaces = game.board.spaces
     for loc, counts in sorted(occupancy.items()):
-        holder = _holder(counts)
-        if holder in (Side.CAESAR.value, Side.POMPEY.value):
-            vp[Side(holder)] += game.board.spaces[loc].vp
+        first, second = counts.get(_FIRST, 0), counts.get(_SECOND, 0)
+        if first and not second:  # held by one side (what _holder says)
+            vp[_FIRST] += spaces[loc].vp
+        elif second and not first:
+            vp[_SECOND] += spaces[loc].vp
     dead = _dead_leaders(game)
     for s in Side:
         vp[s] += dead[s.enemy]
