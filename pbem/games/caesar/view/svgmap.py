@@ -816,6 +816,21 @@ def _escape_text(text: str) -> str:
 
 
 def _escape_attrib(text: str) -> str:
+    """An attribute's value as ElementTree writes it; remembered, as the same values recur (colours,
+    sizes, coordinates, classes) in every map."""
+    got = _ESCAPED.get(text)
+    if got is None:
+        got = _escape_attrib_anew(text)
+        if len(_ESCAPED) >= _CACHE_LIMIT * 4:
+            _ESCAPED.clear()
+        _ESCAPED[text] = got
+    return got
+
+
+_ESCAPED: dict[str, str] = {}
+
+
+def _escape_attrib_anew(text: str) -> str:
     text = _escape_text(text)
     for ch, ref in (('"', "&quot;"), ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;")):
         if ch in text:
