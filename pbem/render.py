@@ -11,7 +11,10 @@ One :class:`jinja2.Environment` for every report: ``StrictUndefined`` (a typo in
 a template is an error, not an empty string), autoescape for html, svg and xml
 templates, ``trim_blocks`` and ``lstrip_blocks`` for the text ones. Rendering is
 deterministic: the same view gives the same bytes. Compiled templates are kept between
-processes by Jinja2's bytecode cache (:func:`_bytecode_cache`).
+processes by Jinja2's bytecode cache (:func:`_bytecode_cache`). Within a process an environment
+remembers the text of the macros a template hands to ``cached`` (rows of a report that recur from
+recipient to recipient and step to step, :func:`_cacher`) and, in a language other than English, the
+Phrases its ``say`` filter said (:func:`_sayer`); the bytes are the same with or without them.
 
 Templates are looked up in ``pbem/templates`` inside the installed package
 (the wheel puts the repository's ``templates/`` there), then in the
