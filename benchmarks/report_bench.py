@@ -46,13 +46,17 @@ def sample_views(games: int) -> list[views.View]:
 
 
 def forget_positions() -> None:
-    """Drop what the map remembers of positions already drawn (layouts, drawn locations), so a
-    second run does not find every position drawn before; the board's static layers stay."""
+    """Drop what the map remembers of positions already drawn (layouts, drawn locations) and what the
+    templates remember of rows already made (``cached``), so a second run does not find every position
+    drawn before; the board's static layers and the compiled templates stay."""
+    from pbem import render as rendering
     from pbem.games.caesar.view import svgmap
 
     for static in getattr(svgmap, "_BOARDS", {}).values():
         static.layouts.clear()
         static.xml._locations.clear()
+    if hasattr(rendering, "_cacher"):
+        rendering.environment().globals["cached"] = rendering._cacher()
 
 
 def timed(render, vs: list[views.View], runs: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]

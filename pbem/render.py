@@ -11,7 +11,10 @@ One :class:`jinja2.Environment` for every report: ``StrictUndefined`` (a typo in
 a template is an error, not an empty string), autoescape for html, svg and xml
 templates, ``trim_blocks`` and ``lstrip_blocks`` for the text ones. Rendering is
 deterministic: the same view gives the same bytes. Compiled templates are kept between
-processes by Jinja2's bytecode cache (:func:`_bytecode_cache`).
+processes by Jinja2's bytecode cache (:func:`_bytecode_cache`). Within a process an environment
+remembers the text of the macros a template hands to ``cached`` (rows of a report that recur from
+recipient to recipient and step to step, :func:`_cacher`) and, in a language other than English, the
+Phrases its ``say`` filter said (:func:`_sayer`); the bytes are the same with or without them.
 
 Templates are looked up in ``pbem/templates`` inside the installed package
 (the wheel puts the repository's ``templates/`` there), then in the
@@ -236,9 +239,72 @@ def environment(folders: tuple[tuple[str, str], ...] = (), language: str = DEFAU
     catalog = translations(language)
     env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
     _install_gettext(env, catalog)  # the same functions, called more directly
+    env.globals["cached"] = _cacher()
     env.filters["plural"] = _plural
-    env.filters["say"] = lambda value: say(value, catalog)  # a game's Phrase (its event texts) in ``language``
+    env.filters["say"] = _sayer(catalog)  # a game's Phrase (its event texts) in ``language``
     return env
+
+
+def _sayer(catalog: stdlib_gettext.NullTranslations) -> Callable[[Any], str]:
+    """The ``say`` filter of ``catalog``: :func:`~pbem.core.phrase.say`, quicker.
+
+    In English (no catalog: every message is itself) a Phrase *is* what it says, its English text,
+    so a text goes through as it is. In another language the Phrases said are remembered for a while
+    (each with the Phrase itself, so its id is not reused while remembered): the text and the HTML
+    report of one recipient say the same Phrases of one view. Either way the words are the same."""
+    if type(catalog) is stdlib_gettext.NullTranslations and getattr(catalog, "_fallback", None) is None:
+        def say_english(value: Any) -> str:
+            return value if isinstance(value, str) else str(value)
+
+        return say_english
+    said: dict[int, tuple[Any, str]] = {}
+
+    def say_in(value: Any) -> str:
+        got = said.get(id(value))
+        if got is not None and got[0] is value:
+            return got[1]
+        text = say(value, catalog)
+        if isinstance(value, str):  # (a number is said anew: small ints share their ids)
+            if len(said) >= _SAID_LIMIT:
+                said.clear()
+            said[id(value)] = (value, text)
+        return text
+
+    return say_in
+
+
+#: how many Phrases a language's ``say`` filter remembers (a few reports' worth)
+_SAID_LIMIT = 4096
+
+
+def _cacher() -> Callable[..., Any]:
+    """The ``cached`` function of an environment's templates: ``{{ cached(row, loc, sides) }}`` prints
+    what ``{{ row(loc, sides) }}`` prints, remembered by the macro and its arguments. For a macro whose
+    text depends on its arguments only (plain, hashable values: the view's frozen dataclasses,
+    strings, numbers, tuples) and the environment's language, which is one per environment: the rows
+    of a report that recur from recipient to recipient and from step to step are made once. A macro
+    that read anything else (the template's variables) would be wrong cached: such a macro is not
+    given to ``cached``. The bytes are the same either way (tests/test_render_cache.py)."""
+    made: dict[tuple[Any, ...], Any] = {}
+
+    @pass_eval_context
+    def cached(__eval_ctx: EvalContext, __macro: Macro, *args: Any) -> Any:
+        code = getattr(getattr(__macro, "_func", None), "__code__", None)
+        if code is None:  # a Jinja whose macros are made another way: not remembered
+            return __macro(__eval_ctx, *args)
+        key = (code, __eval_ctx.autoescape, args)
+        got = made.get(key)
+        if got is None:
+            if len(made) >= _CACHED_LIMIT:
+                made.clear()
+            got = made[key] = __macro(__eval_ctx, *args)
+        return got
+
+    return cached
+
+
+#: how many macro results an environment's ``cached`` remembers (each a row of a report: a few hundred bytes)
+_CACHED_LIMIT = 8192
 
 
 def _plural(n: int, word: str, many: str | None = None) -> str:

@@ -390,3 +390,20 @@ def test_a_sides_visible_events_are_exactly_those_the_core_lets_it_see(seed: int
     every = visible_events(log, None)
     assert {i for i, _ in every} <= set(range(len(log))) and len(every) <= len(log)
     assert all(e.visible_to(None) for _, e in every)
+
+
+@pytest.mark.parametrize("seed", [4, 9])
+def test_the_counts_of_a_previous_position_are_the_counts_of_its_view(seed: int) -> None:
+    """The scores of the position of a side's last report come from its counts alone (_occupancy),
+    which are the counts its view of that position holds; the board's remembered facts are its own."""
+    from pbem.games.caesar.view.views import _facts, _locations, _occupancy
+
+    g = new_game(seed)
+    rng = Rng(seed)
+    for _ in range(8):
+        random_decisions(g, rng, 30)
+        for viewer in (Side.CAESAR, Side.POMPEY, None):
+            assert _occupancy(g, viewer) == _locations(g, viewer)[1]
+    facts = _facts(g.board)
+    assert _facts(g.board) is facts and facts.board is g.board
+    assert [loc for loc, _, _ in facts.spaces] == sorted(g.board.spaces)

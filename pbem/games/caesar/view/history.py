@@ -346,6 +346,12 @@ class _Seen:
     status: str
 
 
+#: the kinds of event that move :class:`_Clock`, and those :func:`sightings` reads a block from (none of both)
+_CLOCK_KINDS = frozenset({"year", "reveal"})
+_SIGHTING_KINDS = frozenset({"battle", "reserves", "disrupted", "fire", "hit", "pass", "no-retreat", "retreat", "jupiter",
+                             "step-lost", "defection", "eliminated", "navis-disbanded", "killed", "cleopatra"})
+
+
 def sightings(board: Board, visible: Sequence[tuple[int, Event]], viewer: Side | None) -> tuple[Sighting, ...]:
     """The latest strength and place of every enemy block the viewer saw revealed."""
     if viewer is None:
@@ -372,7 +378,10 @@ def sightings(board: Board, visible: Sequence[tuple[int, Event]], viewer: Side |
         seen[bid] = s
 
     for _, e in visible:
-        clock.see(e)
+        if e.kind not in _SIGHTING_KINDS:  # most events: only the clock may move
+            if e.kind in _CLOCK_KINDS:
+                clock.see(e)
+            continue
         d = e.data
         bid = str(d.get("block", ""))
         loc = d.get("loc")

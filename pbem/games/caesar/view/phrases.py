@@ -13,7 +13,7 @@ Pure: no gettext here; :func:`pbem.core.phrase.say` translates when a template r
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from pbem.core.events import Event
 from pbem.core.phrase import N_, Patterns, Phrase
@@ -218,8 +218,12 @@ def _event_patterns(kind: str) -> Patterns | None:
         how=_jupiter_how, result=result_patterns, **lists)
 
 
+@lru_cache(maxsize=8192)
 def read(kind: str, text: str) -> str:
-    """``text`` (an event of ``kind``, or a part of one) as a Phrase, or as it is when no message fits."""
+    """``text`` (an event of ``kind``, or a part of one) as a Phrase, or as it is when no message fits.
+
+    Remembered (a few thousand): each recipient's report reads the same events, and the log repeats its
+    texts. A Phrase is never changed once made, so the same one can be handed out again."""
     patterns = _event_patterns(kind)
     found = patterns.read(text) if patterns is not None else None
     return found if found is not None else text
@@ -228,8 +232,10 @@ def read(kind: str, text: str) -> str:
 _PARTS = {"disband-why": _disband_why, "result": result_patterns}
 
 
+@lru_cache(maxsize=1024)
 def read_part(part: str, text: str) -> str:
-    """A part of a sentence (``disband-why``, ``result``) as a Phrase, or as it is when no message fits."""
+    """A part of a sentence (``disband-why``, ``result``) as a Phrase, or as it is when no message fits
+    (remembered, as :func:`read`)."""
     found = _PARTS[part]().read(text)
     return found if found is not None else text
 

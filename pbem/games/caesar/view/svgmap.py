@@ -364,6 +364,7 @@ class _BoardLayout:
         self.cores: Mapping[str, Box] = cores
         self._obstacles = tuple(obstacles)
         self._base: dict[Box, int] = {}
+        self._grid: dict[tuple[int, int], list[int]] = {}  # obstacles by the cells they cover (see _cells)
         self._clusters: dict[tuple[str, int], tuple[list[tuple[_Cluster, Box, int]], Box, _Cluster]] = {}
         self._labels: dict[str, tuple[list[tuple[Label, Box, int]], Box, Label]] = {}
         self.xml = _BoardXml(board)
@@ -373,8 +374,20 @@ class _BoardLayout:
         """``_penalty`` of ``box`` with every first-pass name in place."""
         score = self._base.get(box)
         if score is None:
-            score = self._base[box] = _penalty(box, self._obstacles)
+            near = [self._obstacles[i] for i in sorted(self._near(box))]  # the others cannot touch it
+            score = self._base[box] = _penalty(box, near)
         return score
+
+    def _near(self, box: Box) -> set[int]:
+        """The obstacles (their indexes) in the grid cells ``box`` covers: all that can touch it."""
+        if not self._grid:
+            for i, (b, _) in enumerate(self._obstacles):
+                for cell in _cells(b):
+                    self._grid.setdefault(cell, []).append(i)
+        out: set[int] = set()
+        for cell in _cells(box):
+            out.update(self._grid.get(cell, ()))
+        return out
 
     def cluster_candidates(self, name: str, places: int) -> tuple[list[tuple[_Cluster, Box, int]], Box, _Cluster]:
         """The candidates of :func:`_cluster_candidates` with their boxes and base scores,
@@ -398,6 +411,15 @@ class _BoardLayout:
             first = min(cands, key=lambda t: t[2])[0]
             self._labels[name] = (cands, _bounds(box for _, box, _ in cands), first)
         return self._labels[name]
+
+
+_CELL = 128  # the side of a cell of _BoardLayout's grid of obstacles
+
+
+def _cells(box: Box) -> list[tuple[int, int]]:
+    """The grid cells a box covers (a box on a cell's edge counts in both: never fewer than it touches)."""
+    x0, y0, x1, y1 = box
+    return [(cx, cy) for cx in range(x0 // _CELL, x1 // _CELL + 1) for cy in range(y0 // _CELL, y1 // _CELL + 1)]
 
 
 _BOARDS: dict[int, _BoardLayout] = {}
@@ -816,6 +838,21 @@ def _escape_text(text: str) -> str:
 
 
 def _escape_attrib(text: str) -> str:
+    """An attribute's value as ElementTree writes it; remembered, as the same values recur (colours,
+    sizes, coordinates, classes) in every map."""
+    got = _ESCAPED.get(text)
+    if got is None:
+        got = _escape_attrib_anew(text)
+        if len(_ESCAPED) >= _CACHE_LIMIT * 4:
+            _ESCAPED.clear()
+        _ESCAPED[text] = got
+    return got
+
+
+_ESCAPED: dict[str, str] = {}
+
+
+def _escape_attrib_anew(text: str) -> str:
     text = _escape_text(text)
     for ch, ref in (('"', "&quot;"), ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;")):
         if ch in text:

@@ -30,7 +30,7 @@ from pbem.core.events import Event
 from pbem.core.phrase import N_, Phrase
 from pbem.core.rng import KeyedStream, Rng
 from pbem.games.caesar.rules import winter as winter_mod
-from pbem.games.caesar.rules.board import Side, short_name
+from pbem.games.caesar.rules.board import Board, Side, short_name
 from pbem.games.caesar.rules.cards import card_sort_key
 from pbem.games.caesar.rules.game import Game
 from pbem.games.caesar.rules.state import BlockStatus, Phase
@@ -111,9 +111,9 @@ def _side_counts(game: Game, side: Side) -> dict[str, int]:
     return out
 
 
-def _at_sea(game: Game, loc: str) -> bool:
+def _at_sea(board: Board, loc: str) -> bool:
     """Blocks at sea are Navis (P1): whether ``loc`` is a sea is all the view needs."""
-    return game.board.is_sea(loc)
+    return board.is_sea(loc)
 
 
 def _cleopatra(game: Game) -> tuple[str | None, Side]:
@@ -134,20 +134,28 @@ def _dead_leaders(game: Game) -> dict[Side, int]:
 _SIDES = tuple(Side)  # (iterating the Enum class itself is slow: this runs for every location of every view)
 
 
+_FIRST, _SECOND = _SIDES
+_FIRST_NAME, _SECOND_NAME = _FIRST.value, _SECOND.value  # (an Enum member's value is a property: read once)
+
+
 def _holder(counts: Mapping[Side, int]) -> str:
-    present = [s for s in _SIDES if counts.get(s, 0)]
-    if len(present) == 2:
+    """Who holds a location: a side's name, "contested" (both sides there) or "" (vacant)."""
+    first, second = counts.get(_FIRST, 0), counts.get(_SECOND, 0)
+    if first and second:
         return "contested"
-    return present[0].value if present else ""
+    return _FIRST_NAME if first else (_SECOND_NAME if second else "")
 
 
 def _scores(game: Game, occupancy: Mapping[str, Mapping[Side, int]]) -> tuple[Score, ...]:
     """VP from Friendly cities and killed enemy leaders (W2): public facts only."""
     vp = {s: 0 for s in Side}
+    spaces = game.board.spaces
     for loc, counts in sorted(occupancy.items()):
-        holder = _holder(counts)
-        if holder in (Side.CAESAR.value, Side.POMPEY.value):
-            vp[Side(holder)] += game.board.spaces[loc].vp
+        first, second = counts.get(_FIRST, 0), counts.get(_SECOND, 0)
+        if first and not second:  # held by one side (what _holder says)
+            vp[_FIRST] += spaces[loc].vp
+        elif second and not first:
+            vp[_SECOND] += spaces[loc].vp
     dead = _dead_leaders(game)
     for s in Side:
         vp[s] += dead[s.enemy]
@@ -156,26 +164,97 @@ def _scores(game: Game, occupancy: Mapping[str, Mapping[Side, int]]) -> tuple[Sc
 
 # ---- the viewer's own blocks ---------------------------------------------------
 
+class _BoardFacts:
+    """What the views need of a board that never changes, worked out once per board: its spaces in
+    name order (with whether each is a sea and its VP), and each block's order, names and views as
+    each side writes it. Static facts only: no position and nothing of a side's knowledge."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.spaces = tuple((loc, sp, _at_sea(board, loc)) for loc, sp in sorted(board.spaces.items()))
+        self._blocks: dict[tuple[str, Side], tuple[tuple[int, str, int, str], str, str, str]] = {}
+        self._views: dict[tuple[str, Side, int], BlockView] = {}
+
+    def block_view(self, bid: str, owner: Side, strength: int) -> tuple[tuple[int, str, int, str], BlockView]:
+        """``bid`` as ``owner`` knows it at ``strength``, with its place in a list of blocks."""
+        key = (bid, owner)
+        static = self._blocks.get(key)
+        if static is None:
+            info = self.board.blocks[bid]
+            static = self._blocks[key] = (block_order(info), name_for(self.board, bid, owner), short_name(info),
+                                          info.type.value)
+        vkey = (bid, owner, strength)
+        bv = self._views.get(vkey)
+        if bv is None:
+            bv = self._views[vkey] = BlockView(static[1], static[2], strength, roman(strength), static[3])
+        return static[0], bv
+
+
+_FACTS: dict[int, _BoardFacts] = {}
+
+
+def _facts(board: Board) -> _BoardFacts:
+    facts = _FACTS.get(id(board))
+    if facts is None or facts.board is not board:  # (the board is kept in its facts: its id is not reused)
+        facts = _FACTS[id(board)] = _BoardFacts(board)
+    return facts
+
+
 def _own_blocks(game: Game, side: Side) -> dict[str, tuple[BlockView, ...]]:
     """``side``'s blocks per location with identity and strength (for that side only)."""
+    facts = _facts(game.board)
     per: dict[str, list[tuple[tuple[int, str, int, str], BlockView]]] = {}
+    on_map = BlockStatus.MAP
     for bid, b in sorted(game.state.blocks.items()):
-        if b.status is not BlockStatus.MAP or b.side is not side or b.loc is None or bid == "Cleopatra":
+        if b.status is not on_map or b.side is not side or b.loc is None or bid == "Cleopatra":
             continue
-        info = game.board.blocks[bid]
-        bv = BlockView(name_for(game.board, bid, side), short_name(info), b.strength, roman(b.strength), info.type.value)
-        per.setdefault(b.loc, []).append((block_order(info), bv))
-    return {loc: tuple(bv for _, bv in sorted(items, key=lambda t: t[0])) for loc, items in sorted(per.items())}
+        per.setdefault(b.loc, []).append(facts.block_view(bid, side, b.strength))
+    return {loc: tuple(bv for _, bv in sorted(items, key=_first)) for loc, items in sorted(per.items())}
+
+
+def _first(t: tuple[tuple[int, str, int, str], BlockView]) -> tuple[int, str, int, str]:
+    return t[0]
+
+
+def _own_counts(game: Game, side: Side) -> dict[str, int]:
+    """How many of ``side``'s blocks :func:`_own_blocks` lists at each location, without naming them."""
+    out: dict[str, int] = {}
+    on_map = BlockStatus.MAP
+    for bid, b in game.state.blocks.items():
+        if b.status is not on_map or b.side is not side or b.loc is None or bid == "Cleopatra":
+            continue
+        out[b.loc] = out.get(b.loc, 0) + 1
+    return out
+
+
+def _occupancy(game: Game, viewer: Side | None) -> dict[str, dict[Side, int]]:
+    """The second part of :func:`_locations` (how many blocks of each side stand where, as ``viewer``
+    counts them), without building the locations: for the scores of a previous position."""
+    counts: dict[Side, dict[str, int]] = {}
+    for s in _SIDES:
+        counts[s] = _own_counts(game, s) if viewer is None or s is viewer else _enemy_counts(game, viewer)
+    return _occupied(game, counts)
+
+
+def _occupied(game: Game, counts: Mapping[Side, Mapping[str, int]]) -> dict[str, dict[Side, int]]:
+    cleo_loc, cleo_side = _cleopatra(game)
+    occupancy: dict[str, dict[Side, int]] = {}
+    for s in _SIDES:
+        for loc, n in counts[s].items():
+            occupancy.setdefault(loc, {})[s] = n
+    if cleo_loc is not None:
+        occ = occupancy.setdefault(cleo_loc, {})
+        occ[cleo_side] = occ.get(cleo_side, 0) + 1
+    return occupancy
 
 
 # ---- the map ---------------------------------------------------------------------
 
 
 def _locations(game: Game, viewer: Side | None) -> tuple[tuple[LocationView, ...], dict[str, dict[Side, int]]]:
-    board = game.board
     known: dict[Side, dict[str, tuple[BlockView, ...]]] = {}
     counts: dict[Side, dict[str, int]] = {}
-    for s in Side:
+    for s in _SIDES:
         if viewer is None or s is viewer:
             known[s] = _own_blocks(game, s)
             counts[s] = {loc: len(bs) for loc, bs in known[s].items()}
@@ -183,36 +262,25 @@ def _locations(game: Game, viewer: Side | None) -> tuple[tuple[LocationView, ...
             known[s] = {}
             counts[s] = _enemy_counts(game, viewer)
     cleo_loc, cleo_side = _cleopatra(game)
-    occupancy: dict[str, dict[Side, int]] = {}
-    for s in Side:
-        for loc, n in counts[s].items():
-            occupancy.setdefault(loc, {})[s] = n
-    if cleo_loc is not None:
-        occ = occupancy.setdefault(cleo_loc, {})
-        occ[cleo_side] = occ.get(cleo_side, 0) + 1
-    order = list(Side) if viewer is None else [viewer, viewer.enemy]
+    occupancy = _occupied(game, counts)
+    order = _SIDES if viewer is None else (viewer, viewer.enemy)
+    per_side = [(s, s.value, s is viewer, counts[s], known[s]) for s in order]
     out: list[LocationView] = []
-    for loc in sorted(board.spaces):
-        sp = board.spaces[loc]
-        if loc not in occupancy and not sp.vp:
+    for loc, sp, sea in _facts(game.board).spaces:
+        occ = occupancy.get(loc)
+        if occ is None and not sp.vp:
             continue
         forces = tuple(
-            Forces(
-                side=s.value,
-                own=s is viewer,
-                count=counts[s].get(loc, 0),
-                blocks=known[s].get(loc, ()),
-                navis=_at_sea(game, loc),
-            )
-            for s in order
-            if counts[s].get(loc, 0)
+            Forces(side=name, own=own, count=n, blocks=blocks.get(loc, ()), navis=sea)
+            for s, name, own, here, blocks in per_side
+            if (n := here.get(loc, 0))
         )
         cleo = None
         if cleo_loc == loc:
             mine = viewer is None or cleo_side is viewer
             strength = game.state.blocks["Cleopatra"].strength if mine else 0
             cleo = CleopatraView(cleo_side.value, cleo_side is viewer, strength, roman(strength))
-        out.append(LocationView(loc, sp.is_sea, sp.vp, _holder(occupancy.get(loc, {})), forces, cleo))
+        out.append(LocationView(loc, sp.is_sea, sp.vp, _holder(occ) if occ else "", forces, cleo))
     return tuple(out), occupancy
 
 
@@ -344,7 +412,7 @@ def build_view(
     scores = _scores(game, occupancy)
     changes = None
     if previous is not None and viewer is not None:
-        changes = _changes(recent, viewer, _scores(previous, _locations(previous, viewer)[1]), scores)
+        changes = _changes(recent, viewer, _scores(previous, _occupancy(previous, viewer)), scores)
     return View(
         viewer=viewer.value if viewer else MODERATOR,
         moderator=viewer is None,
