@@ -132,3 +132,22 @@ def test_errors_say_what_would_be_right() -> None:
     assert "Orders start with one of" in msgs[2]
     assert "did you mean 'Legio 9'" in msgs[3]
     assert [e.lineno for e in errors] == [1, 2, 3, 4]
+
+
+def test_parse_orders_remembers_its_results_without_sharing_its_lists() -> None:
+    """parse_orders keeps its last results (a submission is parsed on every check): the same
+    answer as a fresh parse, and a caller's changes to the lists it got never reach the next caller."""
+    from pbem.games.caesar.orders import language
+    from pbem.games.caesar.rules.board import default_board
+
+    text = "play 3/2\nmove Roma -> Genua: Caesar\nmove Roma -> Genua: Nobody\nlanguage es\n"
+    language._PARSED.clear()
+    fresh = tuple(map(list, language._parse_orders(text, Side.CAESAR, default_board())))
+    assert fresh[0] and fresh[1]  # orders and errors both
+    first = language.parse_orders(text, Side.CAESAR)
+    assert first == fresh
+    first[0].clear()
+    first[1].clear()
+    assert language.parse_orders(text, Side.CAESAR) == fresh  # the cached answer, whole
+    again = language.parse_orders(text, Side.CAESAR)
+    assert language.parse_orders(text, Side.POMPEY) != again  # the side is part of the question

@@ -692,8 +692,27 @@ class OrderLine:
 
 
 def parse_orders(text: str, side: Side, board: Board | None = None) -> tuple[list[OrderLine], list[OrderError]]:
-    """Parse every line; returns the orders and every error (never raises for bad text)."""
-    p = _Parser(board or default_board(), side)
+    """Parse every line; returns the orders and every error (never raises for bad text).
+
+    What comes out depends on the text, the side and the board alone, and a submission is parsed
+    several times on its way (checked, warned about, sealed, replayed when the next one comes), so
+    the last results are remembered (lists are new on every call; their items are frozen)."""
+    board = board or default_board()
+    key = (text, side, id(board))
+    got = _PARSED.get(key)
+    if got is None or got[0] is not board:  # (the entry holds its board: an id is never reused while cached)
+        if len(_PARSED) >= _PARSED_LIMIT:
+            _PARSED.clear()
+        got = _PARSED[key] = (board, *_parse_orders(text, side, board))
+    return list(got[1]), list(got[2])
+
+
+_PARSED: dict[tuple[str, Side, int], tuple[Board, tuple[OrderLine, ...], tuple[OrderError, ...]]] = {}
+_PARSED_LIMIT = 512
+
+
+def _parse_orders(text: str, side: Side, board: Board) -> tuple[tuple[OrderLine, ...], tuple[OrderError, ...]]:
+    p = _Parser(board, side)
     orders: list[OrderLine] = []
     errors: list[OrderError] = []
     for lineno, line in order_lines(text):
@@ -710,7 +729,7 @@ def parse_orders(text: str, side: Side, board: Board | None = None) -> tuple[lis
         except PbemError as exc:
             unknown = tuple(e.name for e in p.problems if isinstance(e, UnknownNameError) and e.kind == f"{side} block")
             errors.append(OrderError(lineno, line, str(exc), p.origin_of(line), unknown))
-    return orders, errors
+    return tuple(orders), tuple(errors)
 
 
 def format_orders(orders: list[Order]) -> str:
