@@ -146,3 +146,36 @@ def test_first_turn_option_is_the_first_of_the_turn_options() -> None:
             d = pend[rng.below(len(pend))]
             g.apply(d.side, random_choice(g, d, rng))
     assert seen["fire"] and seen["retreat"], seen  # a lone "pass" comes first only rarely (auto passes most)
+
+
+def test_a_session_copy_is_its_json_round_trip() -> None:
+    """StepState.copy (behind every trial of a submission) gives what Session.from_json of its JSON gave:
+    the same JSON, the same order of every table, the same draws afterwards."""
+    from pbem.games import find_game
+    from pbem.games.caesar.rules.autoplay import random_orders
+    from pbem.games.caesar.steps.session import Session
+
+    system = find_game("caesar")
+    checked = with_sealed = 0
+    for seed in (3, 8):
+        adj, _ = system.start(seed, {}, None, rng=Rng(seed))
+        rng = Rng(seed + 100)
+        for _ in range(60):
+            session = adj.session  # type: ignore[attr-defined]
+            step = session.step()
+            if not step.awaiting:
+                break
+            for side in step.awaiting:
+                fast = session.copy()
+                slow = Session.from_json(session.to_json())
+                slow.game.state.rng = session.game.state.rng.clone()
+                assert json.dumps(fast.to_json()) == json.dumps(slow.to_json())
+                for table in ("sealed", "plans", "winter", "collected", "entropy"):
+                    assert list(getattr(fast, table).items()) == list(getattr(slow, table).items()), table
+                assert fast.game.state.rng.below(10**6) == slow.game.state.rng.below(10**6)
+                checked += 1
+                with_sealed += bool(session.sealed)
+                if adj.step().number != step.number:
+                    break
+                adj.submit(side.value, random_orders(session, side, rng), "")
+    assert checked > 50 and with_sealed > 10
