@@ -23,6 +23,7 @@ nothing, and the caller goes the whole way (:meth:`pbem.store.Home.receive`), wh
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from datetime import datetime
 from pathlib import Path
@@ -69,6 +70,7 @@ def receive_sealed(home: Path, raw: bytes, source: str, game: str | None, now: d
     try:
         decided = _decide_and_store(conn, gid, raw, source, format_time(now))
     except Exception:  # noqa: BLE001 - whatever it was, the store goes the whole way and says what is wrong
+        logging.getLogger("pbem").debug("game %s: the sealed path left the submission to the store", gid, exc_info=True)
         decided = None
     finally:
         conn.close()
