@@ -308,6 +308,17 @@ class Belief:
                 return out
         raise SampleError("no assignment of hidden blocks fits the observation")
 
+    def _draw_cards(self, rng: Rng, enemy: Side) -> tuple[list[str], list[str], int]:
+        """The enemy's hand (sorted) and the deck, dealt from the cards this side has not seen, and the
+        seed of the sampled game's own stream: the draws every sample ends with, in this order."""
+        cards = list(self.unknown_cards)
+        rng.shuffle(cards)
+        n_enemy = int(self.base["hands"][enemy.value])
+        n_deck = int(self.base["deck"])
+        if len(cards) < n_enemy + n_deck:
+            raise SampleError(f"{len(cards)} unknown cards for a hand of {n_enemy} and a deck of {n_deck}")
+        return sorted(cards[:n_enemy], key=_card_key), cards[n_enemy : n_enemy + n_deck], rng.next64()
+
     def sample_state(self, rng: Rng) -> dict[str, Any]:
         """One complete position (JSON form) consistent with the observation."""
         side, enemy = self.side, self.side.enemy
@@ -333,15 +344,10 @@ class Belief:
             blocks[CLEOPATRA]["strength"] = rng.choice(self.board.blocks[CLEOPATRA].strengths())
         d["blocks"] = dict(sorted(blocks.items()))
         _rename(d, names)
-        cards = list(self.unknown_cards)
-        rng.shuffle(cards)
-        n_enemy = int(self.base["hands"][enemy.value])
-        n_deck = int(self.base["deck"])
-        if len(cards) < n_enemy + n_deck:
-            raise SampleError(f"{len(cards)} unknown cards for a hand of {n_enemy} and a deck of {n_deck}")
-        d["hands"] = {side.value: list(self.base["hands"][side.value]), enemy.value: sorted(cards[:n_enemy], key=_card_key)}
-        d["deck"] = cards[n_enemy : n_enemy + n_deck]
-        d["rng"] = {"seed": rng.next64(), "counter": 0}
+        hand, deck, seed = self._draw_cards(rng, enemy)
+        d["hands"] = {side.value: list(self.base["hands"][side.value]), enemy.value: hand}
+        d["deck"] = deck
+        d["rng"] = {"seed": seed, "counter": 0}
         return d
 
     def _template(self) -> GameState:
@@ -396,15 +402,8 @@ class Belief:
             cleo.strength = rng.choice(board_blocks[CLEOPATRA].strengths())
         st = template.copy(blocks=blocks)
         _rename_state(st, names)
-        cards = list(self.unknown_cards)
-        rng.shuffle(cards)
-        n_enemy = int(self.base["hands"][enemy.value])
-        n_deck = int(self.base["deck"])
-        if len(cards) < n_enemy + n_deck:
-            raise SampleError(f"{len(cards)} unknown cards for a hand of {n_enemy} and a deck of {n_deck}")
-        st.hands[enemy] = sorted(cards[:n_enemy], key=_card_key)
-        st.deck = cards[n_enemy : n_enemy + n_deck]
-        st.rng = Rng(rng.next64(), 0)
+        st.hands[enemy], st.deck, seed = self._draw_cards(rng, enemy)
+        st.rng = Rng(seed, 0)
         g = Game(st, self.board)
         if self.base["enemy_sealed"]:
             # his sealed answer is unseen: any legal one from the sampled hand
