@@ -285,8 +285,8 @@ def verify_file(path: Path, game_id: str, *, jobs: int | None = None) -> VerifyR
     ORM, when the file needs nothing of the store first: it holds ``game_id`` in this format, with no
     submission left undecided and no report left unrendered. None when it does (or cannot be read
     here): then the store opens it, finishes its work and verifies it, saying what is wrong."""
-    from pbem.queries import BUSY_TIMEOUT_SECONDS
-    from pbem.records import GAME_ID_RE, SCHEMA, Verdict
+    from pbem.queries import BUSY_TIMEOUT_SECONDS, needs_the_store
+    from pbem.records import GAME_ID_RE
 
     if not GAME_ID_RE.fullmatch(game_id) or not path.is_file():
         return None
@@ -296,15 +296,8 @@ def verify_file(path: Path, game_id: str, *, jobs: int | None = None) -> VerifyR
         return None
     try:
         conn.execute("BEGIN")
-        cols = {t: {r[1] for r in conn.execute(f"PRAGMA table_info({t})")} for t in ("game", "player", "outbox")}
-        if "language" not in cols["player"] or "language" not in cols["outbox"] or "schema_version" not in cols["game"]:
-            return None  # the store adds what an older file lacks
-        head = conn.execute("SELECT id, schema_version FROM game").fetchall()
-        if head != [(game_id, SCHEMA)]:
+        if needs_the_store(conn, game_id):
             return None
-        if conn.execute("SELECT 1 FROM submission WHERE verdict = ? LIMIT 1", (Verdict.RECEIVED.value,)).fetchone() \
-                or conn.execute("SELECT 1 FROM outbox WHERE body IS NULL LIMIT 1").fetchone():
-            return None  # unfinished work: the store finishes it first, like every command
         return verify_connection(conn, jobs=jobs)
     except sqlite3.Error:
         return None

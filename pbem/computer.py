@@ -24,6 +24,7 @@ from typing import Any
 
 from pbem.credentials import load_private_key, write_keypair
 from pbem.envelope import new_envelope, sign_envelope
+from pbem.records import computer_settings
 from pbem.store import Home, Receipt, StoreError
 
 
@@ -39,7 +40,7 @@ class Computer:
 
 
 def config_path(home: Path, game_id: str) -> Path:
-    return home / f"{game_id}.computer.json"
+    return computer_settings(home, game_id)
 
 
 def key_prefix(home: Path, game_id: str, side: str) -> Path:

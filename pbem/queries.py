@@ -18,7 +18,7 @@ from typing import Any
 from pbem import moderator
 from pbem.control import OFFER_DRAW, OFFER_STEPS, standing_offers
 from pbem.core.game import Adjudication
-from pbem.records import Verdict
+from pbem.records import SCHEMA, Verdict
 
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
@@ -27,6 +27,8 @@ __all__ = [
     "prepare_connection",
     "accepted_digests",
     "is_away",
+    "orders_that_stand",
+    "needs_the_store",
     "replay_accepted",
     "set_folding",
     "set_language",
@@ -64,6 +66,23 @@ def sync_wal(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def needs_the_store(conn: sqlite3.Connection, game_id: str) -> bool:
+    """Whether the game file on ``conn`` must go through the store (:mod:`pbem.store`) before it is read
+    or written plain (:mod:`pbem.sealed`, :func:`pbem.audit.verify_file`): it does not hold ``game_id``
+    in this format (the store migrates an older one, refuses another and names a misnamed file), or it
+    has work left (a submission not decided, a report not rendered: the store finishes it first, in
+    order). Ask it inside the transaction that then reads or writes."""
+    for table in ("player", "outbox"):  # a file made before players had a language gets the columns
+        if "language" not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
+            return True
+    if "schema_version" not in {r[1] for r in conn.execute("PRAGMA table_info(game)")}:
+        return True
+    if conn.execute("SELECT id, schema_version FROM game").fetchall() != [(game_id, SCHEMA)]:
+        return True
+    return bool(conn.execute("SELECT 1 FROM submission WHERE verdict = ? LIMIT 1", (Verdict.RECEIVED.value,)).fetchone()
+                or conn.execute("SELECT 1 FROM outbox WHERE body IS NULL LIMIT 1").fetchone())
 
 
 def is_away(orders: str | None) -> bool:
@@ -117,6 +136,14 @@ def supersede_earlier(run: Run, sid: int, side: str, step: int) -> int | None:
             (Verdict.SUPERSEDED.value, sid, f"replaced by submission #{sid}", i))
         replaced = i
     return replaced
+
+
+def orders_that_stand(run: Run, side: str, step: int, before: int) -> int | None:
+    """The side's orders accepted for ``step`` before submission ``before`` (a rejected revision leaves
+    them standing, and its receipt says so), or None."""
+    rows = list(run("SELECT id FROM submission WHERE verdict = ? AND side = ? AND applied_step = ? AND id < ? "
+                    "ORDER BY id LIMIT 1", (Verdict.ACCEPTED.value, side, step, before)))
+    return rows[0][0] if rows else None
 
 
 def set_language(run: Run, side: str, language: str) -> None:

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from pbem import bodies
 from pbem.bodies import DamagedBodyError
+from pbem.records import SCHEMA
 
 __all__ = [
     "EventRow",
@@ -39,7 +40,7 @@ class GameRow:
     settings: str
     created: str
     header_hash: str
-    schema_version: str = "pbem-store 3"
+    schema_version: str = SCHEMA
     system: str = "caesar"
     scenario: str | None = None
     deadline_seconds: int | None = None

@@ -37,7 +37,7 @@ from pbem.core.orders import order_lines
 from pbem.decide import Outcome, canonical_json, decide, format_time, game_secret, system_of
 from pbem.envelope import parse_submission
 from pbem.errors import EnvelopeError
-from pbem.records import GAME_FILE_SUFFIX, GAME_ID_RE, SCHEMA, Receipt, Verdict
+from pbem.records import GAME_FILE_SUFFIX, GAME_ID_RE, Receipt, Verdict, computer_settings
 from pbem.replies import MAIL_SOURCES
 from pbem.rows import GameRow, PlayerRow, read_rows
 
@@ -61,7 +61,7 @@ def receive_sealed(home: Path, raw: bytes, source: str, game: str | None, now: d
         return None
     gid = game or sub.envelope.game
     path = home / f"{gid}{GAME_FILE_SUFFIX}"
-    if not GAME_ID_RE.fullmatch(gid) or not path.is_file() or (home / f"{gid}.computer.json").exists():
+    if not GAME_ID_RE.fullmatch(gid) or not path.is_file() or computer_settings(home, gid).exists():
         return None
     try:
         conn = sqlite3.connect(path, timeout=queries.BUSY_TIMEOUT_SECONDS, isolation_level=None)
@@ -83,16 +83,9 @@ def receive_sealed(home: Path, raw: bytes, source: str, game: str | None, now: d
 def _decide_and_store(conn: sqlite3.Connection, gid: str, raw: bytes, source: str, now: str) -> Receipt | None:
     queries.prepare_connection(conn)
     run = conn.execute
-    for table in ("player", "outbox"):
-        if "language" not in {d[1] for d in run(f"PRAGMA table_info({table})")}:
-            return None  # a file the store migrates first
-    games = read_rows(conn, GameRow, "game")
-    if len(games) != 1 or games[0].schema_version != SCHEMA or games[0].id != gid:
-        return None  # another format (the store migrates or refuses it), or another game's file
-    game = games[0]
     run("BEGIN IMMEDIATE")
     try:
-        receipt = _decided(run, conn, game, raw, source, now)
+        receipt = None if queries.needs_the_store(conn, gid) else _decided(run, conn, raw, source, now)
         if receipt is None:
             run("ROLLBACK")
             return None
@@ -105,12 +98,10 @@ def _decide_and_store(conn: sqlite3.Connection, gid: str, raw: bytes, source: st
     return receipt
 
 
-def _decided(run: queries.Run, conn: sqlite3.Connection, game: GameRow, raw: bytes, source: str, now: str) -> Receipt | None:
-    """Under the write lock: decide ``raw`` and write its row, or None (nothing written) when it is not
-    the plain case."""
-    if next(iter(run("SELECT 1 FROM submission WHERE verdict = ? LIMIT 1", (Verdict.RECEIVED.value,))), None) \
-            or next(iter(run("SELECT 1 FROM outbox WHERE body IS NULL LIMIT 1", ())), None):
-        return None  # unfinished work: the store finishes it first, in order
+def _decided(run: queries.Run, conn: sqlite3.Connection, raw: bytes, source: str, now: str) -> Receipt | None:
+    """Under the write lock, in a file that needs nothing of the store first: decide ``raw`` and write
+    its row, or None (nothing written) when it is not the plain case."""
+    game = read_rows(conn, GameRow, "game")[0]
     found = list(run("SELECT step, session FROM snapshot ORDER BY step DESC LIMIT 1", ()))
     if not found:
         return None
@@ -150,9 +141,7 @@ def _decided(run: queries.Run, conn: sqlite3.Connection, game: GameRow, raw: byt
         waiting = out.adjudication.step().missing
     elif out.verdict is Verdict.REJECTED and out.errors and out.side and out.step == open_step:
         # orders checked and refused (so the sender is the player): his earlier orders still count
-        earlier = list(run("SELECT id FROM submission WHERE verdict = ? AND side = ? AND applied_step = ? AND id < ? "
-                           "ORDER BY id LIMIT 1", (Verdict.ACCEPTED.value, out.side, open_step, sid)))
-        stands = earlier[0][0] if earlier else None
+        stands = queries.orders_that_stand(run, out.side, open_step, sid)
     return Receipt(game=game.id, submission=sid, verdict=out.verdict, side=out.side, step=out.step,
                    reason=str(out.reason), errors=tuple(out.errors), related=related, waiting_for=waiting,
                    stands=stands)

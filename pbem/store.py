@@ -1133,9 +1133,7 @@ class Store(SqlFile):
             stands = None
             if row.verdict == Verdict.REJECTED.value and row.errors and row.side and row.step == open_step:
                 # orders checked and refused (so the sender is the player): his earlier orders still count
-                stands = db.exec(select(SubmissionRecord.id).where(
-                    SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.side == row.side,
-                    SubmissionRecord.applied_step == open_step, SubmissionRecord.id < sid)).first()  # type: ignore[operator]
+                stands = queries.orders_that_stand(conn.exec_driver_sql, row.side, open_step, sid)
             waiting: tuple[str, ...] = ()
             if row.verdict == Verdict.ACCEPTED.value and resolved is None and open_step == row.applied_step:
                 waiting = self._current(db)[0].step().missing  # the state is loaded only when it is needed

@@ -226,3 +226,34 @@ def _closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@needs_dovecot
+def test_imap_inbox_spreads_its_games_over_workers_with_jobs(plain: ImapServer, game: dict[str, Any],
+                                                              tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--jobs N`` reaches an IMAP folder as it does a Maildir: each game in a worker, every message
+    delivered and marked once."""
+    home, keys = game["home"], game["keys"]
+    r = cli(home, "new", "t2", "--system", "toy", "-o", "rounds=2", "--seed", "2",
+            "--player", "North=north@example.org", "--key", f"North={tmp_path / 'North.pub'}",
+            "--player", "South=south@example.org", "--key", f"South={tmp_path / 'South.pub'}")
+    assert r.exit_code == 0, r.output
+    other = sign_envelope(new_envelope("t2", "North", 1, "bid 4"), keys["North"].private_pem).to_armor().encode()
+    append(plain, mail(keys, "North", 1, "bid 3", "n1"),
+           b"From: north@example.org\r\nSubject: orders\r\nMessage-ID: <n2@example.org>\r\n\r\n" + other.replace(b"\n", b"\r\n"))
+    jobs: list[int] = []
+    deliver = mailbox_mod._deliver_all
+
+    def spying(*args: Any) -> Any:
+        jobs.append(args[3])
+        return deliver(*args)
+
+    monkeypatch.setattr(mailbox_mod, "_deliver_all", spying)
+    r = cli(home, "inbox", "--imap", plain.url(), "--jobs", "2")
+    assert r.exit_code == 0, r.output
+    assert jobs == [2]
+    assert "t1: North, step 1: accepted" in r.output and "t2: North, step 1: accepted" in r.output
+    assert all(f >= {b"\\Seen", INGESTED} for f in flags_by_mid(plain).values())
+    for gid in ("t1", "t2"):
+        with Home(home).open(gid) as st:
+            assert [s.verdict for s in st.submissions()] == ["accepted"]
