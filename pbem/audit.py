@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing as mp
-import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +58,7 @@ from pbem.rows import (
     damaged_bodies,
     read_game,
 )
+from pbem.workers import cores
 
 __all__ = ["VerifyReport", "first_difference", "verify", "verify_connection", "verify_file"]
 
@@ -174,7 +174,7 @@ class _ReportJob:
         ``jobs``: worker processes (None: one per core this process may use; 1: none)."""
         groups = self.grouped = self.groups()
         if jobs is None:
-            jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+            jobs = cores()
         jobs = min(jobs, len(groups) - 1)
         if jobs < 2 or len(self.work) < PARALLEL_MIN_REPORTS or "fork" not in mp.get_all_start_methods():
             return None

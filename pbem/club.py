@@ -25,7 +25,7 @@ from pbem.decide import format_time, parse_time
 from pbem.errors import PbemError
 from pbem.store import Home, spread_absence
 from pbem.tournament import advance_all
-from pbem.transport.common import Progress
+from pbem.transport.common import HAS_LOCKS, Progress, lock, unlock
 from pbem.transport.inbox import InboxRun
 from pbem.transport.outbox import SendResult, Transport, send_outbox, send_tournament_mail
 
@@ -79,16 +79,14 @@ class ClubRun:
 @contextlib.contextmanager
 def run_lock(home: Home) -> Iterator[None]:
     """The home's run lock (POSIX advisory lock; its file says who holds it)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows: no lock
+    if not HAS_LOCKS:  # pragma: no cover - Windows: no lock
         yield
         return
     home.path.mkdir(parents=True, exist_ok=True)
     path = home.path / LOCK_FILE
     with open(path, "a+") as f:
         try:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            lock(f)
         except BlockingIOError:
             f.seek(0)
             holder = f.read().strip() or "another process"
@@ -102,7 +100,7 @@ def run_lock(home: Home) -> Iterator[None]:
         finally:
             f.seek(0)
             f.truncate()
-            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+            unlock(f)
 
 
 def run_once(home: Home, *, fetch: Callable[[Home], InboxRun] | None, transport: Transport | None, sender: str,

@@ -4,6 +4,7 @@ committed, `pbem tick` reports a resolution it committed before a write failed."
 
 from __future__ import annotations
 
+import contextlib
 import mailbox
 import shutil
 import sqlite3
@@ -12,6 +13,7 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
@@ -235,3 +237,81 @@ def test_inbox_with_worker_processes_gives_the_same_games(tmp_path: Path) -> Non
         outputs.append(r.stdout.replace(str(home), "HOME"))
     assert outputs[0] == outputs[1] and "3 accepted, 1 rejected, 1 duplicate, 2 not delivered" in outputs[1]
     assert home_state(one) == home_state(two)
+
+
+_HOLD_AND_FORK = """
+import multiprocessing, sys, time
+from pathlib import Path
+from pbem.club import run_lock
+from pbem.store import Home
+from pbem.transport.common import exclusive
+
+def worker() -> None:
+    time.sleep(60)
+
+lock = exclusive(Path(sys.argv[1]) / ".pbem-inbox.lock", "inbox") if sys.argv[2] == "inbox" else run_lock(Home(Path(sys.argv[1])))
+with lock:
+    child = multiprocessing.get_context("fork").Process(target=worker)
+    child.start()
+    print(child.pid, flush=True)
+    time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("which", ["inbox", "run"])
+def test_a_killed_run_s_workers_do_not_keep_the_next_run_out(tmp_path: Path, which: str) -> None:
+    """`--jobs` forks workers; when the parent is killed, a worker still finishing its game must not hold
+    the lock (a flock belongs to the open file, which the fork shares): the next run starts at once."""
+    import os
+    import signal
+
+    from pbem.club import RunBusy, run_lock
+    from pbem.transport.common import MailError, exclusive
+
+    def take() -> None:
+        if which == "inbox":
+            with exclusive(tmp_path / ".pbem-inbox.lock", "inbox"):
+                pass
+        else:
+            with run_lock(Home(tmp_path)):
+                pass
+
+    parent = subprocess.Popen([sys.executable, "-c", _HOLD_AND_FORK, str(tmp_path), which], env=cli_env(),
+                              stdout=subprocess.PIPE, text=True)
+    child = 0
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        with pytest.raises((MailError, RunBusy)):  # held while the parent runs
+            take()
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=30)
+        os.kill(child, 0)  # the worker is still running ...
+        take()  # ... and the lock is free
+    finally:
+        parent.kill()
+        parent.wait(timeout=30)
+        if child:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
+
+
+def test_inbox_and_run_use_one_worker_per_core_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pbem.cli.club
+    import pbem.cli.mail
+
+    seen: list[int] = []
+
+    def read(self: object, home: Home, on_result: object, *, jobs: int = 1, progress: object = None) -> object:
+        seen.append(jobs)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(pbem.cli.mail, "cores", lambda: 3)
+    monkeypatch.setattr(pbem.cli.club, "cores", lambda: 3)
+    monkeypatch.setattr(pbem.cli.mail.MailboxChoice, "read", read)
+    box = _mbox(tmp_path / "a.mbox", [])
+    make_game(tmp_path)
+    CliRunner().invoke(main, ["--home", str(tmp_path), "inbox", "--mbox", str(box)])
+    CliRunner().invoke(main, ["--home", str(tmp_path), "inbox", "--mbox", str(box), "--jobs", "2"])
+    CliRunner().invoke(main, ["--home", str(tmp_path), "run", "--mbox", str(box), "--from", "c@example.org"])
+    assert seen == [3, 2, 3]

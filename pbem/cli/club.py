@@ -10,7 +10,8 @@ from pathlib import Path
 import click
 
 from pbem.cli.base import PbemGroup, _echo_json, _obj, _pairs, json_option, main, progress_bar
-from pbem.cli.mail import MailboxChoice, _host_port, _mailbox_options
+from pbem.cli.mail import MailboxChoice, _host_port, _mailbox_options, jobs_option
+from pbem.workers import cores
 
 
 @main.command("run")
@@ -23,11 +24,12 @@ from pbem.cli.mail import MailboxChoice, _host_port, _mailbox_options
 @click.option("--every", metavar="DURATION", help="Run in the foreground, once every DURATION (like 5m or 1h), until stopped.")
 @click.option("--count", type=click.IntRange(1), help="With --every: stop after this many runs.")
 @click.option("--now", metavar="TIME", help="Judge deadlines at this time (ISO 8601; default: the clock).")
+@jobs_option
 @json_option
 def run(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_password_file: Path | None,
         imap_starttls: bool, imap_cafile: Path | None, retry: bool, server: str, sender: str, starttls: bool,
         user: str | None, dry_run: Path | None, every: str | None, count: int | None, now: str | None,
-        as_json: bool) -> None:
+        jobs: int | None, as_json: bool) -> None:
     """Run the club once: fetch mail, ingest, deadlines, tournaments, send.
 
     In that order, under a lock (a second `pbem run` on the same home says so and
@@ -80,7 +82,7 @@ def run(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_pass
         try:
             with progress_bar(not as_json) as progress:  # on a terminal only (stderr): cron's mail stays the summary
                 fetch = (lambda h: box.read(h, None if as_json else lambda r: click.echo(r.line()),
-                                            progress=progress)) if box.given else None
+                                            jobs=jobs or cores(), progress=progress)) if box.given else None
                 result = run_once(home, fetch=fetch, transport=transport(), sender=sender, now=when,
                                   mark_sent=dry_run is None, echo=echo, progress=progress)
         except RunBusy as exc:

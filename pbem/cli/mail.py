@@ -20,6 +20,7 @@ from pbem.cli.base import (
     main,
     progress_bar,
 )
+from pbem.workers import cores
 
 if TYPE_CHECKING:
     from pbem.store import Home
@@ -107,12 +108,17 @@ class MailboxChoice:
                           progress=progress)
 
 
+#: ``--jobs``: how many games a pass over the mailbox feeds at once (None: one per core).
+jobs_option = click.option("--jobs", type=click.IntRange(1, 64), default=None, show_default="one per core",
+                           help="Worker processes: up to this many games at once (game files are independent).")
+
+
 @main.command()
 @_mailbox_options
-@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes: up to this many games at once (game files are independent).")
+@jobs_option
 @json_option
 def inbox(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_password_file: Path | None,
-          imap_starttls: bool, imap_cafile: Path | None, retry: bool, jobs: int, as_json: bool) -> None:
+          imap_starttls: bool, imap_cafile: Path | None, retry: bool, jobs: int | None, as_json: bool) -> None:
     """Feed every new message of a mailbox to its game and print each verdict.
 
     Each message goes to the game its submission names (armored block in the body,
@@ -132,8 +138,8 @@ def inbox(mbox: Path | None, maildir: Path | None, imap_url: str | None, imap_pa
     box = MailboxChoice(mbox, maildir, imap_url, imap_password_file, imap_starttls, imap_cafile, retry)
     box.check()
     with progress_bar(not as_json) as progress:  # on a terminal only: stderr, nothing when piped or with --json
-        run = box.read(_obj().open_home(), None if as_json else lambda r: click.echo(r.line()), jobs=jobs,
-                       progress=progress)
+        run = box.read(_obj().open_home(), None if as_json else lambda r: click.echo(r.line()),
+                       jobs=jobs or cores(), progress=progress)
     _computer_turns()
     if as_json:
         _echo_json(run.to_json())
