@@ -270,6 +270,7 @@ class Outcome:
     detail: str = ""  # for the moderator only (an adjudicator failure's traceback); never stored or sent
     unverified: bool = False  # the credential check failed: the sender may not be the side it names
     control: bool = False  # accepted, but not orders for the game (away until DATE, offer draw): supersedes nothing
+    submitted: bool = False  # accepted as orders submitted to the game: the state after it is their replay
 
 
 def decide(
@@ -336,6 +337,7 @@ def decide(
             trial.check(side, text)
             warnings = trial.warnings(side, text)
             out.events = trial.submit(side, text, out.digest or "")
+            out.submitted = True
     except SubmissionRejected as exc:
         out.reason = Phrase(N_("%(n)s error; nothing was applied") if len(exc.errors) == 1
                             else N_("%(n)s errors; nothing was applied"), n=len(exc.errors))

@@ -29,6 +29,9 @@ __all__ = [
     "is_away",
     "orders_that_stand",
     "needs_the_store",
+    "Sealed",
+    "accepted_orders",
+    "replay",
     "replay_accepted",
     "set_folding",
     "set_language",
@@ -96,15 +99,29 @@ def _not_the_games(check: str | None, orders: str | None) -> bool:
     return check == moderator.CHECK or is_away(orders) or orders == OFFER_DRAW
 
 
+#: Orders accepted for the open step, as they are replayed: (side, orders, digest), in the order they came.
+Sealed = tuple[tuple[str, str, str], ...]
+
+
+def accepted_orders(run: Run, step: int) -> Sealed:
+    """The orders accepted for ``step`` since it opened (sealed; superseded ones and whatever is not
+    orders for the game left out), in the order they came."""
+    return tuple((side or "", orders or "", digest or "") for check, orders, side, digest in run(
+        "SELECT password_check, orders, side, digest FROM submission WHERE verdict = ? AND applied_step = ? "
+        "ORDER BY id", (Verdict.ACCEPTED.value, step)) if not _not_the_games(check, orders))
+
+
+def replay(adj: Adjudication, sealed: Sealed) -> Adjudication:
+    """``adj`` (the state a step opened with) with ``sealed`` (:func:`accepted_orders`) submitted again."""
+    for side, orders, digest in sealed:
+        adj.submit(side, orders, digest)
+    return adj
+
+
 def replay_accepted(run: Run, adj: Adjudication, step: int) -> Adjudication:
     """``adj`` (the state ``step`` opened with) with the orders accepted for it since, sealed, in the
     order they came: the state a new submission for ``step`` is decided against."""
-    for check, orders, side, digest in run(
-        "SELECT password_check, orders, side, digest FROM submission WHERE verdict = ? AND applied_step = ? "
-        "ORDER BY id", (Verdict.ACCEPTED.value, step)):
-        if not _not_the_games(check, orders):
-            adj.submit(side or "", orders or "", digest or "")
-    return adj
+    return replay(adj, accepted_orders(run, step))
 
 
 def accepted_digests(run: Run) -> dict[str, int]:

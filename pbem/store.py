@@ -284,6 +284,7 @@ class Store(SqlFile):
         self._log: list[Event] = []  # the parsed event log, events 1..n (see _log_upto)
         self._log_hashes: list[str] = []  # the hash chain after each of them
         self._asked: dict[str, tuple[tuple[str, ...], bool]] = {}  # a snapshot's hash -> its step's (awaiting, over)
+        self._kept: _Kept | None = None  # the state the last sealed orders made (see _keep)
         self.engine = _engine(self.path, self)
         self._migrate()
         with self._read() as db:
@@ -693,18 +694,19 @@ class Store(SqlFile):
             ).first()
             if row is None:
                 return False
-            adj, snap = self._current(db)
+            adj, snap, sealed = self._decidable(db)
             players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
             digests = self._accepted_digests(db)
             out = decide(adj, self.game_id, players, row.raw, digests, row.password_check,
                          self._offers(db, snap.step))
             if out.detail:  # the adjudicator failed: the moderator gets the traceback, the player only the kind
                 _log.error("game %s, submission #%s: %s", self.game_id, row.id, out.detail.rstrip())
-            self._store_outcome(db, row, out, snap, adj)
+            self._store_outcome(db, row, out, snap, adj, sealed)
             return True
 
     def _store_outcome(
-        self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: _OpenStep, adj: Adjudication
+        self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: _OpenStep, adj: Adjudication,
+        sealed: queries.Sealed | None = None,
     ) -> None:
         row.verdict = out.verdict.value
         row.side, row.step, row.digest = out.side, out.step, out.digest
@@ -738,6 +740,8 @@ class Store(SqlFile):
             replaced = queries.supersede_earlier(db.connection().exec_driver_sql, row.id, out.side, snap.step)
             if replaced is not None:  # a revision: the submission it replaces
                 row.related = replaced
+            elif sealed is not None and out.submitted and out.resolved_step is None:
+                self._keep(snap, sealed, out)
         db.add(row)
         db.flush()
         if out.resolved_step is not None:
@@ -963,7 +967,19 @@ class Store(SqlFile):
         return _OpenStep(*found)
 
     def _current(self, db: DbSession) -> tuple[Adjudication, _OpenStep]:
+        adj, snap, _sealed = self._decidable(db)
+        return adj, snap
+
+    def _decidable(self, db: DbSession) -> tuple[Adjudication, _OpenStep, queries.Sealed]:
+        """The state a new submission is decided against (the open step's snapshot with the orders
+        accepted for it since), the snapshot, and those orders. A copy of the kept state when it was
+        made of the same snapshot and the same orders (see :meth:`_keep`), else read from the file."""
         snap = self._snapshot(db)
+        db.flush()  # (the plain query below does not flush the session's changes itself)
+        sealed = queries.accepted_orders(db.connection().exec_driver_sql, snap.step)
+        kept = self._kept
+        if kept is not None and kept.session == snap.session and kept.sealed == sealed:
+            return kept.adj.copy(), snap, sealed
         try:
             adj = self.system.load(json.loads(snap.session))
         except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # hand-edited or damaged
@@ -971,8 +987,16 @@ class Store(SqlFile):
                              f"({type(exc).__name__}: {str(exc)[:200]}); `pbem verify --game {self.game_id}` "
                              "shows what differs; restore the file from a backup") from None
         adj.attach_secret(game_secret(self._game_row))
-        db.flush()  # (the plain query below does not flush the session's changes itself)
-        return queries.replay_accepted(db.connection().exec_driver_sql, adj, snap.step), snap
+        return queries.replay(adj, sealed), snap, sealed
+
+    def _keep(self, snap: _OpenStep, sealed: queries.Sealed, out: Outcome) -> None:
+        """Keep the state ``out`` accepted orders into (sealed; the step goes on) for the next submission:
+        it is the replay of ``sealed`` and these orders on ``snap``, which :meth:`_decidable` would
+        otherwise read and replay again. Only orders that replace none of the side's earlier ones (a
+        revision replays differently: the earlier orders drop out) and only for the same snapshot and
+        orders: a transaction rolled back leaves a key no later read matches."""
+        assert out.adjudication is not None and out.side is not None
+        self._kept = _Kept(snap.session, (*sealed, (out.side, out.orders or "", out.digest or "")), out.adjudication)
 
     def _paused(self, db: DbSession) -> bool:
         return self._clock_actions(db)[0]
@@ -1436,6 +1460,15 @@ def _db_error(path: Path, exc: DBAPIError) -> StoreError:
                           f"{BUSY_TIMEOUT_SECONDS:.0f} s; try again")
     return StoreError(f"{path} is not a readable pbem game file ({what}); restore it from a backup, "
                       "or move it out of the game folder")
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """A state a submission was accepted into, and what it is made of (see :meth:`Store._keep`)."""
+
+    session: str  # the snapshot it starts from
+    sealed: queries.Sealed  # the orders replayed on it, these included
+    adj: Adjudication  # never changed: copies are handed out
 
 
 @dataclass(frozen=True)
