@@ -8,8 +8,8 @@ Prints:
 
 * ``pbem inbox`` over an mbox of ``--games`` games x 4 submissions (3 of the 4 resolve a
   step: 150 of 200 with 50 games), messages interleaved game by game as they arrive:
-  the wall time of the whole process and submissions/s, in one process (``--jobs 1``, the
-  default) and with worker processes (``--jobs N``; one per core unless given);
+  the wall time of the whole process and submissions/s, in one process (``--jobs 1``) and as
+  people run it (its default: one worker process per core), or with ``--jobs N`` when given;
 * ``pbem submit`` of a sealed submission (it waits for the other side), whole process:
   min / median wall time over ``--runs`` runs, each on a fresh copy of the game file;
 * ``pbem submit`` of a submission that resolves the step, whole process: min / median;
@@ -106,7 +106,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=50, help="games in the mailbox (4 submissions each)")
     ap.add_argument("--runs", type=int, default=5, help="runs of each `pbem submit` measurement")
-    ap.add_argument("--jobs", type=int, default=0, help="also time `pbem inbox --jobs N` (0: one worker per core)")
+    ap.add_argument("--jobs", type=int, default=0, help="time `pbem inbox --jobs N` besides --jobs 1 (0: as "
+                    "people run it, with its default: one worker per core)")
     args = ap.parse_args()
     keys = {s: generate_keypair() for s in Side}
     players = tuple(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text) for s in Side)
@@ -140,11 +141,12 @@ def main() -> int:
         warm.mkdir()
         shutil.copyfile(fresh / f"{ids[0]}.db", warm / f"{ids[0]}.db")
         _pbem(warm, "inbox", "--mbox", str(t / "in.mbox"))
-        # with worker processes: --jobs N, or one per core this process may use
+        # with worker processes: as people run it (one per core this process may use), or --jobs N
         shutil.copytree(fresh, t / "parallel")
-        jobs = args.jobs or len(os.sched_getaffinity(0))
-        wall, done = _pbem(t / "parallel", "inbox", "--mbox", str(t / "in.mbox"), "--jobs", str(jobs))
-        print(f"pbem inbox --jobs {jobs}: {n} messages in {wall:.2f} s: {n / wall:.1f} submissions/s "
+        given = ("--jobs", str(args.jobs)) if args.jobs else ()
+        wall, done = _pbem(t / "parallel", "inbox", "--mbox", str(t / "in.mbox"), *given)
+        name = " ".join(given) or f"(one worker per core: {len(os.sched_getaffinity(0))})"
+        print(f"pbem inbox {name}: {n} messages in {wall:.2f} s: {n / wall:.1f} submissions/s "
               f"(cpu {_CPU[-1]:.2f} s, all processes)"
               + ("" if done.returncode == 0 else f" (FAILED: {done.stderr.decode()[-300:]})"))
         wall, done = _pbem(home, "inbox", "--mbox", str(t / "in.mbox"), "--jobs", "1")  # one process
