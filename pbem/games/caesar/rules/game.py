@@ -53,6 +53,12 @@ from pbem.games.caesar.rules.state import (
 
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 _IDX = {Side.CAESAR: 0, Side.POMPEY: 1}
+# Enum members the hot paths read, as module names (reading an attribute of an Enum class goes
+# through EnumType.__getattr__'s hook and costs several times a global's read)
+_MAP = BlockStatus.MAP
+_OVER = Phase.OVER
+_FRIENDLY, _ENEMY, _CONTESTED, _VACANT = Control.FRIENDLY, Control.ENEMY, Control.CONTESTED, Control.VACANT
+_CARD_PHASES = frozenset({Phase.DEPLOY, Phase.DISCARD, Phase.CARD})
 
 
 def new_game(
@@ -239,42 +245,54 @@ class Game:
     def control(self, loc: str, side: Side) -> Control:
         n = self._n.get(loc)
         if not n:
-            return Control.VACANT
+            return _VACANT
         i = _IDX[side]
         own, enemy = n[i], n[1 - i]
         if own and enemy:
-            return Control.CONTESTED
+            return _CONTESTED
         if own:
-            return Control.FRIENDLY
+            return _FRIENDLY
         if enemy:
-            return Control.ENEMY
-        return Control.VACANT
+            return _ENEMY
+        return _VACANT
 
     def contested_locations(self) -> list[str]:
         return sorted(loc for loc in self._at if self.control(loc, Side.CAESAR) is Control.CONTESTED)
 
     def _unindex(self, bid: str) -> None:
+        """Take ``bid`` out of the location index (it stays in ``_mine``: the caller says whether it
+        leaves the map). The cached answers of :meth:`friendly_cities` are dropped only when a side's
+        count somewhere falls to 0, the one change of the index that can change who holds a place."""
         b = self.state.blocks[bid]
-        if b.status is BlockStatus.MAP and b.loc is not None:
-            self._at[b.loc].discard(bid)
-            self._n[b.loc][_IDX[b.side]] -= 1
-            self._mine[b.side].discard(bid)
-            self._mine_sorted.clear()
-            self._friendly.clear()
-            if not self._at[b.loc]:
-                del self._at[b.loc]
-                del self._n[b.loc]
+        loc = b.loc
+        if b.status is _MAP and loc is not None:
+            at = self._at[loc]
+            at.discard(bid)
+            counts = self._n[loc]
+            i = _IDX[b.side]
+            counts[i] -= 1
+            if not counts[i]:
+                self._friendly.clear()
+            if not at:
+                del self._at[loc]
+                del self._n[loc]
 
     def place(self, bid: str, loc: str) -> None:
         b = self.state.blocks[bid]
+        if b.status is not _MAP or b.loc is None:  # it comes onto the map: on_map's answers change
+            self._mine[b.side].add(bid)
+            self._mine_sorted.clear()
         self._unindex(bid)
         b.loc = loc
-        b.status = BlockStatus.MAP
+        b.status = _MAP
         self._at[loc].add(bid)
-        self._n.setdefault(loc, [0, 0])[_IDX[b.side]] += 1
-        self._mine[b.side].add(bid)
-        self._mine_sorted.clear()
-        self._friendly.clear()
+        counts = self._n.get(loc)
+        if counts is None:
+            counts = self._n[loc] = [0, 0]
+        i = _IDX[b.side]
+        if not counts[i]:  # the side comes into ``loc``: who holds it may change
+            self._friendly.clear()
+        counts[i] += 1
 
     def set_side(self, bid: str, side: Side) -> None:
         """Change a block's owner (Cleopatra, Jupiter's defectors), keeping the index true."""
@@ -292,6 +310,9 @@ class Game:
     def take_off(self, bid: str, status: BlockStatus) -> None:
         """Remove a block from the map: eliminated, disbanded or killed."""
         b = self.state.blocks[bid]
+        if b.status is _MAP:
+            self._mine[b.side].discard(bid)
+            self._mine_sorted.clear()
         self._unindex(bid)
         info = self.info(bid)
         b.loc = None
@@ -440,7 +461,7 @@ class Game:
     def pending(self) -> tuple[Decision, ...]:
         st = self.state
         ph = st.phase
-        if ph is Phase.OVER:
+        if ph is _OVER:
             return ()
         kind = _SEALED_KIND.get(ph)
         if kind is not None:
@@ -502,16 +523,17 @@ class Game:
 
     def advance(self) -> None:
         """Run everything the rules do without asking, up to the next real decision."""
+        st = self.state  # the state object is never replaced while the game runs
         for _ in range(10_000):
-            st = self.state
-            if st.phase is Phase.OVER:
+            ph = st.phase
+            if ph is _OVER:
                 return
-            if st.phase in (Phase.DEPLOY, Phase.DISCARD, Phase.CARD):
+            if ph in _CARD_PHASES:
                 if len(st.sealed) == 2:
                     cards.resolve_sealed(self)
                     continue
                 return
-            if not _AUTO[st.phase](self):
+            if not _AUTO[ph](self):
                 return
         raise EngineError("the engine did not settle (a bug): no decision after 10000 automatic steps")
 
@@ -521,7 +543,7 @@ class Game:
 
     # ---- convenience ---------------------------------------------------
     def is_over(self) -> bool:
-        return self.state.phase is Phase.OVER
+        return self.state.phase is _OVER
 
 
 # ---- the phase table: the game turn as data -------------------------------------------------
