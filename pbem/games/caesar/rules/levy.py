@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from pbem.games.caesar.rules.protocol import GameLike
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+# Enum members read in loops, as module names (an Enum class's attribute is slow to read)
+_POOL, _DEAD = BlockStatus.POOL, BlockStatus.DEAD
 
 
 def _friendly(g: GameLike, side: Side, city: str) -> bool:
@@ -34,7 +36,7 @@ def third_leaders(g: GameLike, side: Side) -> frozenset[str]:
 
 def leader_killed(g: GameLike, side: Side) -> bool:
     blocks = g.state.blocks  # only leaders die (7.51); Game.problems refuses a dead block that is not one
-    return any(blocks[bid].status is BlockStatus.DEAD for bid in g.board.leaders[side])
+    return any(blocks[bid].status is _DEAD for bid in g.board.leaders[side])
 
 
 def new_block_problem(g: GameLike, side: Side, bid: str, city: str) -> str | None:
@@ -182,7 +184,7 @@ def new_block_places(g: GameLike, side: Side) -> list[tuple[str, tuple[str, ...]
     out: list[tuple[str, tuple[str, ...]]] = []
     blocks = board.blocks
     state_blocks = g.state.blocks
-    pool = [bid for bid in board.levy_catalogue[side] if state_blocks[bid].status is BlockStatus.POOL]  # sorted
+    pool = [bid for bid in board.levy_catalogue[side] if state_blocks[bid].status is _POOL]  # sorted
     if not pool:
         return out
     killed = leader_killed(g, side) if third.intersection(pool) else False
@@ -243,7 +245,41 @@ def _steps(g: GameLike, side: Side) -> Iterator[str]:
 
 
 def any_levy(g: GameLike, side: Side) -> bool:
-    return _any_step(g, side) or bool(new_block_places(g, side))
+    return _any_step(g, side) or _any_new_block(g, side)
+
+
+def _any_new_block(g: GameLike, side: Side) -> bool:
+    """Whether :func:`new_block_places` has anything, found without building it."""
+    friendly = g.friendly_city_set(side)
+    if not friendly:
+        return False
+    board = g.board
+    third = board.third_leaders[side]
+    blocks, state_blocks = board.blocks, g.state.blocks
+    killed: bool | None = None
+    majors: bool | None = None
+    for bid in board.levy_catalogue[side]:
+        if state_blocks[bid].status is not _POOL:
+            continue
+        if bid in third:
+            if killed is None:
+                killed = leader_killed(g, side)
+            if not killed:
+                continue
+        info = blocks[bid]
+        if info.type in _NAMED_CITY:
+            if info.levy_city is not None and info.levy_city in friendly:
+                return True
+            continue
+        if info.is_navis:
+            if majors is None:
+                spaces = board.spaces
+                majors = any(spaces[c].is_major_port for c in friendly)
+            if majors:
+                return True
+            continue
+        return True
+    return False
 
 
 def legal(g: GameLike, d: Decision) -> Iterator[Choice]:

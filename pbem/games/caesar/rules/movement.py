@@ -37,6 +37,10 @@ TARGET_EVENTS = {"Jupiter", "Vulcan"}
 
 
 _HOSTILE = frozenset({Control.ENEMY, Control.CONTESTED})
+# Enum members read on every decision, as module names (an Enum class's attribute is slow to read)
+_EVENT, _MOVES, _SURPRISE, _LEVIES = CommandStage.EVENT, CommandStage.MOVES, CommandStage.SURPRISE, CommandStage.LEVIES
+_ALL = Audience.ALL
+_FRIENDLY = Control.FRIENDLY
 _OPEN = frozenset({Control.FRIENDLY, Control.VACANT})
 
 
@@ -102,15 +106,18 @@ def auto(g: GameLike) -> bool:
     c = g.state.command
     if c is None:
         return False
-    if c.stage is CommandStage.EVENT and not gods.has_target(g, c.side, c.event or ""):
+    stage = c.stage
+    if stage is _MOVES:
+        return False
+    if stage is _EVENT and not gods.has_target(g, c.side, c.event or ""):
         g.emit("event-void", Audience.ALL, f"{c.event} has no legal target: no effect (E1, E2)", event=c.event)
         finish_command(g)
         return True
-    if c.stage is CommandStage.SURPRISE and not gods.surprise_candidates(g, c.side):
+    if stage is _SURPRISE and not gods.surprise_candidates(g, c.side):
         g.emit("event-void", Audience.ALL, f"{c.event}: no battle to make a surprise battle (E3, E4)", event=c.event)
         finish_command(g)
         return True
-    if c.stage is CommandStage.LEVIES and (c.lp == 0 or not levy.any_levy(g, c.side)):
+    if stage is _LEVIES and (c.lp == 0 or not levy.any_levy(g, c.side)):
         finish_command(g)
         return True
     return False
@@ -398,7 +405,7 @@ def do_move(g: GameLike, d: Decision, mv: Move) -> None:
         {"side": sv, "path": list(path), "navis": at_sea},
     )
     if started:  # after the move that causes it, once
-        g.emit("attack", Audience.ALL, f"{sv} attacks {path[-1]}", side=sv, loc=path[-1])
+        g.emit("attack", _ALL, f"{sv} attacks {path[-1]}", side=sv, loc=path[-1])
 
 
 def do_sea_move(g: GameLike, d: Decision, mv: SeaMove) -> None:
@@ -578,7 +585,7 @@ def sea_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     if not board.spaces[origin].is_port:
         return []
     out: list[tuple[str, ...]] = []
-    stack: list[tuple[str, ...]] = [(origin, s) for s in board.seas_of(origin) if g.control(s, side) is Control.FRIENDLY]
+    stack: list[tuple[str, ...]] = [(origin, s) for s in board.seas_of(origin) if g.control(s, side) is _FRIENDLY]
     while stack:
         p = stack.pop()
         sea = p[-1]
@@ -587,7 +594,7 @@ def sea_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
             if port != origin and sea_move_problem(g, side, bid, q) is None:
                 out.append(q)
         for s in board.seas_of(sea):
-            if s not in p and g.control(s, side) is Control.FRIENDLY:
+            if s not in p and g.control(s, side) is _FRIENDLY:
                 stack.append(p + (s,))
     return sorted(out)
 
