@@ -132,10 +132,12 @@ class Game:
         self._at = defaultdict(set)
         self._n: dict[str, list[int]] = {}
         self._mine: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
+        # the places where each side has a block (where its count in _n is not 0)
+        self._held: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
         self._mine_sorted: dict[Side, list[str]] = {}  # on_map's answers, dropped whenever _mine changes
         # friendly_cities' answers (and as a set: friendly_city_set), dropped with _mine_sorted
         self._friendly: dict[Side, tuple[tuple[str, ...], frozenset[str]]] = {}
-        at, n, mine, on_map = self._at, self._n, self._mine, BlockStatus.MAP
+        at, n, mine, held, on_map = self._at, self._n, self._mine, self._held, BlockStatus.MAP
         for bid, b in self.state.blocks.items():
             loc = b.loc
             if b.status is on_map and loc is not None:
@@ -146,6 +148,7 @@ class Game:
                     counts = n[loc] = [0, 0]
                 counts[_IDX[side]] += 1
                 mine[side].add(bid)
+                held[side].add(loc)
 
     def problems(self) -> list[str]:
         """Every inconsistency of the position, all at once."""
@@ -238,6 +241,11 @@ class Game:
         done = self._friendly[side] = (cities, frozenset(cities))
         return done
 
+    def held_by(self, side: Side) -> set[str]:
+        """The places where ``side`` has a block, in no order (kept by the location index: read it,
+        never change it). A place is Enemy or Contested for a side when its enemy holds it."""
+        return self._held[side]
+
     def count(self, loc: str, side: Side) -> int:
         n = self._n.get(loc)
         return n[_IDX[side]] if n else 0
@@ -272,6 +280,7 @@ class Game:
             i = _IDX[b.side]
             counts[i] -= 1
             if not counts[i]:
+                self._held[b.side].discard(loc)
                 self._friendly.clear()
             if not at:
                 del self._at[loc]
@@ -291,6 +300,7 @@ class Game:
             counts = self._n[loc] = [0, 0]
         i = _IDX[b.side]
         if not counts[i]:  # the side comes into ``loc``: who holds it may change
+            self._held[b.side].add(loc)
             self._friendly.clear()
         counts[i] += 1
 
@@ -301,6 +311,9 @@ class Game:
             n = self._n[b.loc]
             n[_IDX[b.side]] -= 1
             n[_IDX[side]] += 1
+            if not n[_IDX[b.side]]:
+                self._held[b.side].discard(b.loc)
+            self._held[side].add(b.loc)
             self._mine[b.side].discard(bid)
             self._mine[side].add(bid)
             self._mine_sorted.clear()

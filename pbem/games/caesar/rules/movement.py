@@ -476,33 +476,39 @@ def do_end(g: GameLike, d: Decision, ch: EndMoves) -> None:
 
 
 #: per board (by id, the board kept alive with it), side, Navis or not and Pluto or not: for each
-#: place, its neighbours as (neighbour, the road-use key of :func:`road_key`, how many of the side's
-#: blocks the edge may have carried before when it is not the last edge of an attack, and when it
-#: is: the limits of :func:`road_limit` less one). A Navis's sea border carries any number (6.2).
-_STEPS: dict[tuple[int, Side, bool, bool], tuple[Board, dict[str, tuple[tuple[str, str, int, int], ...]]]] = {}
+#: place, its neighbours sorted by name, as (neighbour, the road-use key of :func:`road_key`, how many
+#: of the side's blocks the edge may have carried before when it is not the last edge of an attack,
+#: and when it is: the limits of :func:`road_limit` less one); and whether every place's neighbours
+#: are distinct (they are on the game's map: :func:`block_paths` then needs no sort). A Navis's sea
+#: border carries any number (6.2).
+_Steps = dict[str, tuple[tuple[str, str, int, int], ...]]
+_STEPS: dict[tuple[int, Side, bool, bool], tuple[Board, _Steps, bool]] = {}
 _ANY = 1 << 30  # a limit no count reaches
 
 
-def _steps_from(board: Board, side: Side, navis: bool, pluto: bool) -> dict[str, tuple[tuple[str, str, int, int], ...]]:
+def _steps_from(board: Board, side: Side, navis: bool, pluto: bool) -> tuple[_Steps, bool]:
     key = (id(board), side, navis, pluto)
     hit = _STEPS.get(key)
     if hit is None or hit[0] is not board:
         adjacent = board.sea_edges if navis else board.roads
         limits = _LIMITS[pluto]
         table = {}
+        distinct = True
         for here, edges in adjacent.items():
             row = []
             for e in edges:
                 n = e.b if here == e.a else e.a
                 plain, attack = (_ANY, _ANY) if navis else limits[e.kind]
                 row.append((n, road_key(side, here, n), plain - 1, attack - 1))
+            row.sort(key=lambda r: r[0])  # stable: edges to the same neighbour keep their order
             table[here] = tuple(row)
-        hit = _STEPS[key] = (board, table)
-    return hit[1]
+            distinct = distinct and len({r[0] for r in row}) == len(row) and here not in {r[0] for r in row}
+        hit = _STEPS[key] = (board, table, distinct)
+    return hit[1], hit[2]
 
 
 def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
-    """Every legal path for ``bid`` now (empty when it cannot move)."""
+    """Every legal path for ``bid`` now (empty when it cannot move), sorted."""
     c = g.state.command
     b = g.state.blocks.get(bid)
     if c is None or b is None or b.loc is None or b.side is not side or bid in g.state.moved:
@@ -520,55 +526,55 @@ def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     max_steps = 2 if navis else (3 if c.event == "Mercury" else 2)
     attack_steps = 1 if navis else max_steps - 1  # the longest path that may end in an attack
     out: list[tuple[str, ...]] = []
-    steps_from = _steps_from(g.board, side, navis, c.event == "Pluto")
+    rows, distinct = _steps_from(g.board, side, navis, c.event == "Pluto")
     road_use = g.state.road_use
-    hostile: dict[str, bool] = {}  # place -> Enemy or Contested for ``side``, asked once
-    control = g.control
-    hostile_controls = _HOSTILE
+    hostile = g.held_by(side.enemy)  # a place is Enemy or Contested for ``side`` when the enemy has a block there
 
-    # Each path is checked as it grows: a path is pushed only while every edge of it passes as an
-    # edge that is not the last of an attack (the checks of a longer path through it), and only
-    # through open places, so every path taken from the stack is "sound". The result is the paths
-    # for which ``path_problem(..., well_formed=True)`` is None. An edge passes when the blocks it
-    # has carried are within its limit less one (a Navis's always do: its limits are _ANY). Pinning
-    # depends on the first step only: a first step it forbids is not walked at all.
-    stack: list[tuple[str, ...]] = []
+    # Each path is checked as it grows: a path is extended only while every edge of it passes as
+    # an edge that is not the last of an attack (the checks of a longer path through it), and only
+    # through open places. The result is the paths for which ``path_problem(..., well_formed=True)``
+    # is None. An edge passes when the blocks it has carried are within its limit less one (a
+    # Navis's always do: its limits are _ANY). Pinning depends on the first step only: a first step
+    # it forbids is not walked at all. The paths are made in sorted order (each before its
+    # extensions, neighbours by name), so that, on a map without repeated neighbours, they need
+    # no sort. ``max_steps`` is 2 or 3: one loop per step.
     contest = g.state.contests.get(origin)
     pinned = contest is not None and contest.attacker is not side  # else _pin_problem is None for every step
-    for n, rk, plain_limit, attack_limit in steps_from[origin]:
-        if pinned and _pin_problem(g, side, origin, n) is not None:
+    for n1, rk, plain_limit, attack_limit in rows[origin]:
+        if pinned and _pin_problem(g, side, origin, n1) is not None:
             continue
-        h = hostile.get(n)
-        if h is None:
-            h = hostile[n] = control(n, side) in hostile_controls
-        q: tuple[str, ...] = (origin, n)
         used = road_use.get(rk, 0)
-        if h:
+        if n1 in hostile:
             if used <= attack_limit and attack_steps >= 1:
-                out.append(q)
-        elif used <= plain_limit:
-            out.append(q)
-            if max_steps > 1:
-                stack.append(q)
-    while stack:
-        p = stack.pop()
-        steps = len(p)  # of the longer path
-        for n, rk, plain_limit, attack_limit in steps_from[p[-1]]:
-            if n in p:
+                out.append((origin, n1))
+            continue
+        if used > plain_limit:
+            continue
+        out.append((origin, n1))
+        for n2, rk, plain_limit, attack_limit in rows[n1]:
+            if n2 == origin:
                 continue
-            h = hostile.get(n)
-            if h is None:
-                h = hostile[n] = control(n, side) in hostile_controls
             used = road_use.get(rk, 0)
-            if h:
-                if used <= attack_limit and steps <= attack_steps:
-                    out.append(p + (n,))
-            elif used <= plain_limit:
-                q = p + (n,)
-                out.append(q)
-                if steps < max_steps:
-                    stack.append(q)
-    out.sort()
+            if n2 in hostile:
+                if used <= attack_limit and attack_steps >= 2:
+                    out.append((origin, n1, n2))
+                continue
+            if used > plain_limit:
+                continue
+            out.append((origin, n1, n2))
+            if max_steps < 3:
+                continue
+            for n3, rk, plain_limit, attack_limit in rows[n2]:
+                if n3 == origin or n3 == n1:
+                    continue
+                used = road_use.get(rk, 0)
+                if n3 in hostile:
+                    if used <= attack_limit and attack_steps >= 3:
+                        out.append((origin, n1, n2, n3))
+                elif used <= plain_limit:
+                    out.append((origin, n1, n2, n3))
+    if not distinct:
+        out.sort()
     return out
 
 
