@@ -164,15 +164,17 @@ class BlockInfo:
     levy_city: str | None = None
     steps: tuple[int, ...] = ()
 
-    @property
+    # the facts derived from the printed ones are computed once per block (a cached_property is
+    # read back as a plain attribute: the engine asks them for nearly every choice)
+    @cached_property
     def min_strength(self) -> int:
         return self.steps[-1] if self.steps else 1
 
-    @property
+    @cached_property
     def is_navis(self) -> bool:
         return self.type is BlockType.NAVIS
 
-    @property
+    @cached_property
     def is_leader(self) -> bool:
         return self.type is BlockType.LEADER
 

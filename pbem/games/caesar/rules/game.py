@@ -134,8 +134,8 @@ class Game:
         self._mine: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
         # the places where each side has a block (where its count in _n is not 0)
         self._held: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
-        self._mine_sorted: dict[Side, list[str]] = {}  # on_map's answers, dropped whenever _mine changes
-        # friendly_cities' answers (and as a set: friendly_city_set), dropped with _mine_sorted
+        self._mine_sorted: dict[Side, tuple[str, ...]] = {}  # on_map's answers, dropped whenever _mine changes
+        # friendly_cities' answers (and as a set: friendly_city_set), dropped whenever who holds a place may change
         self._friendly: dict[Side, tuple[tuple[str, ...], frozenset[str]]] = {}
         at, n, mine, held, on_map = self._at, self._n, self._mine, self._held, BlockStatus.MAP
         for bid, b in self.state.blocks.items():
@@ -214,10 +214,14 @@ class Game:
 
     def on_map(self, side: Side) -> list[str]:
         """``side``'s blocks on the map, sorted (from the location index)."""
+        return list(self.on_map_sorted(side))
+
+    def on_map_sorted(self, side: Side) -> tuple[str, ...]:
+        """:meth:`on_map` as a tuple, the one the index keeps until a block comes onto or leaves the map."""
         done = self._mine_sorted.get(side)
         if done is None:
-            done = self._mine_sorted[side] = sorted(self._mine[side])
-        return list(done)
+            done = self._mine_sorted[side] = tuple(sorted(self._mine[side]))
+        return done
 
     def friendly_cities(self, side: Side) -> tuple[str, ...]:
         """The cities (not seas) ``side`` holds alone (:meth:`control` is Friendly), sorted; from the

@@ -222,26 +222,25 @@ def step_options(g: GameLike, side: Side) -> list[LevyStep]:
 
 
 def _any_step(g: GameLike, side: Side) -> bool:
-    for _ in _steps(g, side):
-        return True
+    friendly = g.friendly_city_set(side)
+    if not friendly:
+        return False
+    blocks, top = g.state.blocks, g.board.top_strengths
+    for bid in g.on_map_sorted(side):
+        b = blocks[bid]
+        if b.loc in friendly and b.strength != top[bid]:  # as in step_blocks
+            return True
     return False
 
 
 def step_blocks(g: GameLike, side: Side) -> list[str]:
     """The blocks of :func:`step_options`, in the same order."""
-    return list(_steps(g, side))
-
-
-def _steps(g: GameLike, side: Side) -> Iterator[str]:
     friendly = g.friendly_city_set(side)
     if not friendly:
-        return
+        return []
     blocks, top = g.state.blocks, g.board.top_strengths
-    for bid in g.on_map(side):
-        b = blocks[bid]
-        # step_up(b.strength) is not None: below full strength (a valid position's strengths are the block's)
-        if b.loc in friendly and b.strength != top[bid]:
-            yield bid
+    # step_up(b.strength) is not None: below full strength (a valid position's strengths are the block's)
+    return [bid for bid in g.on_map_sorted(side) if (b := blocks[bid]).loc in friendly and b.strength != top[bid]]
 
 
 def any_levy(g: GameLike, side: Side) -> bool:

@@ -612,9 +612,9 @@ def movable_blocks(g: GameLike, side: Side) -> list[str]:
     moved, blocks = g.state.moved, g.state.blocks
     # _activation_problem(g, c, loc) is None for every location, or only for the activated ones
     if c.mp >= 1 and not (c.event and c.activated):
-        return [bid for bid in g.on_map(side) if bid not in moved]
+        return [bid for bid in g.on_map_sorted(side) if bid not in moved]
     activated = c.activated
-    return [bid for bid in g.on_map(side) if bid not in moved and blocks[bid].loc in activated]
+    return [bid for bid in g.on_map_sorted(side) if bid not in moved and blocks[bid].loc in activated]
 
 
 def legal(g: GameLike, d: Decision) -> Iterator[Choice]:

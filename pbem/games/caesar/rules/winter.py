@@ -105,7 +105,7 @@ def _navis_at_sea(g: GameLike) -> list[str]:
     out = []
     seas, blocks = g.board._seas, g.state.blocks  # a block on the map stands on a known space
     for side in (Side.CAESAR, Side.POMPEY):
-        for bid in g.on_map(side):
+        for bid in g.on_map_sorted(side):
             loc = blocks[bid].loc
             if loc and loc in seas:
                 out.append(bid)
@@ -119,7 +119,7 @@ def supply_limit(g: GameLike, city: str) -> int:
 def over_supply(g: GameLike, side: Side) -> list[tuple[str, int]]:
     out = []
     blocks, seas = g.state.blocks, g.board._seas
-    locs = sorted({loc for b in g.on_map(side) if (loc := blocks[b].loc) is not None})
+    locs = sorted({loc for b in g.on_map_sorted(side) if (loc := blocks[b].loc) is not None})
     for loc in locs:
         assert loc is not None
         if loc in seas:  # is_sea (a block on the map stands on a known space)
@@ -289,7 +289,7 @@ def legal(g: GameLike, d: Decision) -> Iterator[Choice]:
             yield Disband(b)
     else:
         yield EndDisband()
-        for b in g.on_map(d.side):
+        for b in g.on_map_sorted(d.side):
             if g.info(b).type is not BlockType.CLEOPATRA:
                 yield Disband(b)
 
