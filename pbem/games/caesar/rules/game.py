@@ -55,7 +55,7 @@ ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 _IDX = {Side.CAESAR: 0, Side.POMPEY: 1}
 # Enum members the hot paths read, as module names (reading an attribute of an Enum class goes
 # through EnumType.__getattr__'s hook and costs several times a global's read)
-_MAP = BlockStatus.MAP
+_MAP, _POOL = BlockStatus.MAP, BlockStatus.POOL
 _OVER = Phase.OVER
 _FRIENDLY, _ENEMY, _CONTESTED, _VACANT = Control.FRIENDLY, Control.ENEMY, Control.CONTESTED, Control.VACANT
 _CARD_PHASES = frozenset({Phase.DEPLOY, Phase.DISCARD, Phase.CARD})
@@ -137,6 +137,8 @@ class Game:
         self._mine_sorted: dict[Side, tuple[str, ...]] = {}  # on_map's answers, dropped whenever _mine changes
         # friendly_cities' answers (and as a set: friendly_city_set), dropped whenever who holds a place may change
         self._friendly: dict[Side, tuple[tuple[str, ...], frozenset[str]]] = {}
+        # pool_blocks' answers, dropped whenever a block's status changes to or from the pool
+        self._pool: dict[Side, tuple[str, ...]] = {}
         at, n, mine, held, on_map = self._at, self._n, self._mine, self._held, BlockStatus.MAP
         for bid, b in self.state.blocks.items():
             loc = b.loc
@@ -238,6 +240,22 @@ class Game:
             done = self._friendly_of(side)
         return done[1]
 
+    def pool_blocks(self, side: Side) -> tuple[str, ...]:
+        """The blocks of ``side``'s levy catalogue (:attr:`Board.levy_catalogue`) that are in its
+        levy pool now (status POOL), in the catalogue's order; kept until a block's status changes
+        to or from the pool (:meth:`place`, :meth:`return_to_pool`)."""
+        done = self._pool.get(side)
+        if done is None:
+            blocks = self.state.blocks
+            done = self._pool[side] = tuple(
+                [bid for bid in self.board.levy_catalogue[side] if blocks[bid].status is _POOL])
+        return done
+
+    def return_to_pool(self, bid: str) -> None:
+        """An eliminated block goes back to its levy pool (the Year's reset, 8.6)."""
+        self.state.blocks[bid].status = _POOL
+        self._pool.clear()
+
     def _friendly_of(self, side: Side) -> tuple[tuple[str, ...], frozenset[str]]:
         i = _IDX[side]
         seas = self.board._seas
@@ -292,6 +310,8 @@ class Game:
 
     def place(self, bid: str, loc: str) -> None:
         b = self.state.blocks[bid]
+        if b.status is _POOL:
+            self._pool.clear()
         if b.status is not _MAP or b.loc is None:  # it comes onto the map: on_map's answers change
             self._mine[b.side].add(bid)
             self._mine_sorted.clear()
@@ -332,6 +352,8 @@ class Game:
             self._mine_sorted.clear()
         self._unindex(bid)
         info = self.info(bid)
+        if status is _POOL or b.status is _POOL:
+            self._pool.clear()
         b.loc = None
         b.status = status
         b.side = info.side  # a defector goes back to its owner's pool (README, rulings)

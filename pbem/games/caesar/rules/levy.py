@@ -183,8 +183,7 @@ def new_block_places(g: GameLike, side: Side) -> list[tuple[str, tuple[str, ...]
     third = board.third_leaders[side]
     out: list[tuple[str, tuple[str, ...]]] = []
     blocks = board.blocks
-    state_blocks = g.state.blocks
-    pool = [bid for bid in board.levy_catalogue[side] if state_blocks[bid].status is _POOL]  # sorted
+    pool = g.pool_blocks(side)  # sorted
     if not pool:
         return out
     killed = leader_killed(g, side) if third.intersection(pool) else False
@@ -254,12 +253,10 @@ def _any_new_block(g: GameLike, side: Side) -> bool:
         return False
     board = g.board
     third = board.third_leaders[side]
-    blocks, state_blocks = board.blocks, g.state.blocks
+    blocks = board.blocks
     killed: bool | None = None
     majors: bool | None = None
-    for bid in board.levy_catalogue[side]:
-        if state_blocks[bid].status is not _POOL:
-            continue
+    for bid in g.pool_blocks(side):
         if bid in third:
             if killed is None:
                 killed = leader_killed(g, side)

@@ -219,9 +219,9 @@ def _disband(g: GameLike, bid: str, why: str, kind: str = "disband") -> None:
 def _year_reset(g: GameLike) -> None:
     """W5 / 8.6."""
     st = g.state
-    for b in st.blocks.values():
+    for bid, b in st.blocks.items():
         if b.status is BlockStatus.ELIMINATED:
-            b.status = BlockStatus.POOL
+            g.return_to_pool(bid)
     st.winter = None
     st.year += 1
     g.emit("year-reset", Audience.ALL, f"Eliminated blocks return to the levy pools for {st.year}")
