@@ -480,6 +480,17 @@ class Board:
         }
 
     @cached_property
+    def setup_blocks(self) -> tuple[tuple[Side, str, str | None], ...]:
+        """The historical set-up (5.1) as (side, block id, location; None in the levy pool), in the
+        order of :attr:`setup_map` then :attr:`setup_pool`, side by side (Caesar first)."""
+        out: list[tuple[Side, str, str | None]] = []
+        for side in SIDES:
+            for loc, names in self.setup_map[side].items():
+                out.extend((side, block_id(side, name), loc) for name in names)
+            out.extend((side, block_id(side, name), None) for name in self.setup_pool[side])
+        return tuple(out)
+
+    @cached_property
     def levy_catalogue(self) -> Mapping[Side, tuple[str, ...]]:
         """A side's own blocks that can ever be levied (all but Cleopatra), sorted by id."""
         return {side: tuple(sorted(bid for bid, b in self.blocks.items()

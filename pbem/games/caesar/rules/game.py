@@ -69,16 +69,12 @@ def new_game(
     board = board or default_board()
     options = options or Options()
     blocks: dict[str, BlockState] = {}
-    for side in SIDES:
-        for loc, names in board.setup_map[side].items():
-            for name in names:
-                bid = _bid(board, side, name)
-                info = board.blocks[bid]
-                blocks[bid] = BlockState(info.side, loc, info.max_strength, BlockStatus.MAP)
-        for name in board.setup_pool[side]:
-            bid = _bid(board, side, name)
-            info = board.blocks[bid]
-            blocks[bid] = BlockState(info.side, None, info.min_strength, BlockStatus.POOL)
+    for _, bid, loc in board.setup_blocks:
+        info = board.blocks[bid]
+        if loc is None:
+            blocks[bid] = BlockState(info.side, None, info.min_strength, _POOL)
+        else:
+            blocks[bid] = BlockState(info.side, loc, info.max_strength, _MAP)
     state = GameState(
         options=options,
         year=board.setup_year,
@@ -92,12 +88,6 @@ def new_game(
         cards.start_year(g)
     g.advance()
     return g
-
-
-def _bid(board: Board, side: Side, name: str) -> str:
-    from pbem.games.caesar.rules.board import block_id
-
-    return block_id(side, name)
 
 
 class Game:
