@@ -134,8 +134,8 @@ def do_levy(g: GameLike, d: Decision, ch: Levy) -> None:
         d.side,
         f"{d.side} levies {info.name} at {ch.city} ({ROMAN[b.strength]})",
         f"{d.side} levies a new block at {ch.city}",
-        {"side": d.side.value, "block": ch.block, "loc": ch.city, "strength": b.strength},
-        {"side": d.side.value, "loc": ch.city},
+        {"side": d.side._value_, "block": ch.block, "loc": ch.city, "strength": b.strength},
+        {"side": d.side._value_, "loc": ch.city},
     )
 
 
@@ -152,8 +152,8 @@ def do_step(g: GameLike, d: Decision, ch: LevyStep) -> None:
         d.side,
         f"{d.side} adds a step to {g.label(ch.block)} at {b.loc} (now {ROMAN[up]})",
         f"{d.side} adds a step to a block at {b.loc}",
-        {"side": d.side.value, "block": ch.block, "loc": b.loc, "strength": up},
-        {"side": d.side.value, "loc": b.loc},
+        {"side": d.side._value_, "block": ch.block, "loc": b.loc, "strength": up},
+        {"side": d.side._value_, "loc": b.loc},
     )
 
 

@@ -40,6 +40,7 @@ _HOSTILE = frozenset({Control.ENEMY, Control.CONTESTED})
 # Enum members read on every decision, as module names (an Enum class's attribute is slow to read)
 _EVENT, _MOVES, _SURPRISE, _LEVIES = CommandStage.EVENT, CommandStage.MOVES, CommandStage.SURPRISE, CommandStage.LEVIES
 _ALL = Audience.ALL
+_COMMAND = Phase.COMMAND
 _FRIENDLY = Control.FRIENDLY
 _OPEN = frozenset({Control.FRIENDLY, Control.VACANT})
 
@@ -61,16 +62,16 @@ def start_command(g: GameLike, side: Side) -> None:
     card = st.effective[side]
     info = g.board.card(card)
     if info.event:
-        stage = CommandStage.EVENT if card in TARGET_EVENTS else CommandStage.MOVES
+        stage = _EVENT if card in TARGET_EVENTS else _MOVES
         mp = 0 if card in TARGET_EVENTS else 1
         st.command = CommandState(side, card, card, stage, mp, 0)
         what = f"the {card} event"
     else:
-        st.command = CommandState(side, card, None, CommandStage.MOVES, info.moves, info.levies)
+        st.command = CommandState(side, card, None, _MOVES, info.moves, info.levies)
         what = f"{info.moves} Moves, {info.levies} Levies"
-    st.phase = Phase.COMMAND
+    st.phase = _COMMAND
     role = "Player 1" if side is st.player1 else "Player 2"
-    g.emit("command", Audience.ALL, f"{side} ({role}) commands: {what}", side=side.value, card=card)
+    g.emit("command", _ALL, f"{side} ({role}) commands: {what}", side=side._value_, card=card)
 
 
 def finish_command(g: GameLike) -> None:
@@ -78,7 +79,7 @@ def finish_command(g: GameLike) -> None:
     cmd = st.command
     assert cmd is not None
     st.command = None
-    g.emit("command-end", Audience.ALL, f"{cmd.side} has finished its command", side=cmd.side.value)
+    g.emit("command-end", _ALL, f"{cmd.side} has finished its command", side=cmd.side._value_)
     if cmd.side is st.player1:
         start_command(g, cmd.side.enemy)
     else:
