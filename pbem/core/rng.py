@@ -154,23 +154,26 @@ class Rng:
         player shuffles its movable blocks for every move). A longer list takes its words from
         :func:`_words`, all at once: the same words in the same order."""
         seed, counter, limits = self.seed, self.counter, _LIMIT
-        if len(items) >= _BATCH_FROM and _LITTLE_ENDIAN:
-            # one word per draw, unless a word is rejected (a chance below 2**-56 per draw): then
-            # the draws go on one word at a time from where the batch ends
-            words = _words(seed, counter, len(items) - 1)
-            first = counter + 1
-            for i in range(len(items) - 1, 0, -1):
+        top = len(items) - 1
+        if top + 1 >= _BATCH_FROM and _LITTLE_ENDIAN:
+            # one word per draw: the draw for ``i`` reads word ``top - i``
+            words = _words(seed, counter, top)
+            for i in range(top, 0, -1):
                 n = i + 1
-                limit = limits[n] if n < 256 else _SPAN - (_SPAN % n)
-                while True:
-                    counter += 1
-                    w = counter - first
-                    x = words[w] if w < len(words) else _words(seed, counter - 1, 1)[0]
-                    if x < limit:
-                        break
+                x = words[top - i]
+                if x >= (limits[n] if n < 256 else _SPAN - (_SPAN % n)):
+                    break  # rejected (a chance below 2**-56): the draws go on one by one from here
                 j = x % n
                 items[i], items[j] = items[j], items[i]
-            self.counter = counter
+            else:
+                self.counter = counter + top
+                return
+            self.counter = counter + top - i + 1  # the words read, the rejected one included
+            j = self.below(n)  # the rest of this draw
+            items[i], items[j] = items[j], items[i]
+            for i in range(i - 1, 0, -1):
+                j = self.below(i + 1)
+                items[i], items[j] = items[j], items[i]
             return
         for i in range(len(items) - 1, 0, -1):
             n = i + 1

@@ -10,7 +10,7 @@ the event group moves of Mars, Neptune, Mercury and Pluto (E3-E6).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import IllegalChoiceError
@@ -163,20 +163,27 @@ def _pin_problem(g: GameLike, side: Side, origin: str, first: str) -> str | None
     contest = g.state.contests.get(origin)
     if contest is None or contest.attacker is side:
         return None
-    attacker = contest.attacker
-    if first in contest.origins(attacker):
+    if first in contest.origins(contest.attacker):
         return (
             f"{origin} was attacked from {first}: blocks leaving {origin} may not use that road or sea border (6.13)"
         )
+    pinned, free = _pin_counts(g, side, origin, contest)
+    if free - 1 < pinned:
+        return (
+            f"{pinned} attacking block(s) in {origin} pin as many of your blocks there; "
+            f"you have {free} and only {max(0, free - pinned)} may leave (6.13)"
+        )
+    return None
+
+
+def _pin_counts(g: GameLike, side: Side, origin: str, contest: Contest) -> tuple[int, int]:
+    """In ``origin``, attacked by the enemy (``contest``): how many attacking blocks pin, and how
+    many of ``side``'s blocks there are free to leave (6.13, M5)."""
+    attacker = contest.attacker
     entered = {e.block for e in contest.entries}
     pinned = sum(1 for b in g.blocks_at(origin, attacker) if not contest.is_reserve(b))
     free = [b for b in g.blocks_at(origin, side) if b not in entered and b not in g.state.moved]
-    if len(free) - 1 < pinned:
-        return (
-            f"{pinned} attacking block(s) in {origin} pin as many of your blocks there; "
-            f"you have {len(free)} and only {max(0, len(free) - pinned)} may leave (6.13)"
-        )
-    return None
+    return pinned, len(free)
 
 
 def path_problem(
@@ -540,9 +547,14 @@ def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     # extensions, neighbours by name), so that, on a map without repeated neighbours, they need
     # no sort. ``max_steps`` is 2 or 3: one loop per step.
     contest = g.state.contests.get(origin)
-    pinned = contest is not None and contest.attacker is not side  # else _pin_problem is None for every step
+    barred: Collection[str] = ()  # the first steps _pin_problem forbids (none unless the enemy attacked origin)
+    if contest is not None and contest.attacker is not side:
+        pinned, free = _pin_counts(g, side, origin, contest)
+        if free - 1 < pinned:  # too few free blocks: no block may leave by any step
+            return []
+        barred = contest.origins(contest.attacker)  # nor by a road or border the attack came by
     for n1, rk, plain_limit, attack_limit in rows[origin]:
-        if pinned and _pin_problem(g, side, origin, n1) is not None:
+        if n1 in barred:
             continue
         used = road_use.get(rk, 0)
         if n1 in hostile:
