@@ -104,15 +104,16 @@ class Space:
     aliases: tuple[str, ...] = ()
     island: str | None = None
 
-    @property
+    # computed once per space (a cached_property is read back as a plain attribute)
+    @cached_property
     def is_sea(self) -> bool:
         return self.kind is SpaceKind.SEA
 
-    @property
+    @cached_property
     def is_port(self) -> bool:
         return self.kind in (SpaceKind.PORT, SpaceKind.MAJOR_PORT)
 
-    @property
+    @cached_property
     def is_major_port(self) -> bool:
         return self.kind is SpaceKind.MAJOR_PORT
 

@@ -626,8 +626,10 @@ def movable_blocks(g: GameLike, side: Side) -> list[str]:
     # _activation_problem(g, c, loc) is None for every location, or only for the activated ones
     if c.mp >= 1 and not (c.event and c.activated):
         return [bid for bid in g.on_map_sorted(side) if bid not in moved]
-    activated = c.activated
-    return [bid for bid in g.on_map_sorted(side) if bid not in moved and blocks[bid].loc in activated]
+    # only the blocks in the activated locations (one to four places): read from the location index
+    out = [bid for loc in c.activated for bid in g.ids_at(loc) if blocks[bid].side is side and bid not in moved]
+    out.sort()
+    return out
 
 
 def legal(g: GameLike, d: Decision) -> Iterator[Choice]:
