@@ -55,7 +55,8 @@ ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 _IDX = {Side.CAESAR: 0, Side.POMPEY: 1}
 # Enum members the hot paths read, as module names (reading an attribute of an Enum class goes
 # through EnumType.__getattr__'s hook and costs several times a global's read)
-_MAP, _POOL = BlockStatus.MAP, BlockStatus.POOL
+_MAP, _POOL, _DEAD = BlockStatus.MAP, BlockStatus.POOL, BlockStatus.DEAD
+_CLEOPATRA = BlockType.CLEOPATRA
 _OVER = Phase.OVER
 _FRIENDLY, _ENEMY, _CONTESTED, _VACANT = Control.FRIENDLY, Control.ENEMY, Control.CONTESTED, Control.VACANT
 _CARD_PHASES = frozenset({Phase.DEPLOY, Phase.DISCARD, Phase.CARD})
@@ -404,8 +405,8 @@ class Game:
         """A block's name as its owner writes it; a defector is prefixed with its origin."""
         info = self.info(bid)
         owner = owner or self.state.blocks[bid].side
-        if info.type is not BlockType.CLEOPATRA and info.side is not owner:
-            return f"{info.side.value} {info.name}"
+        if info.type is not _CLEOPATRA and info.side is not owner:
+            return f"{info.side._value_} {info.name}"
         return info.name
 
     def not_yours(self, bid: str, side: Side) -> str:
@@ -438,10 +439,11 @@ class Game:
         total = 0
         for loc, ids in self._at.items():
             sp = self.board.spaces[loc]
-            if sp.vp and ids and self.control(loc, side) is Control.FRIENDLY:
+            if sp.vp and ids and self.control(loc, side) is _FRIENDLY:
                 total += sp.vp
+        enemy, catalogue = side.enemy, self.board.blocks
         for bid, b in self.state.blocks.items():
-            if b.status is BlockStatus.DEAD and self.board.blocks[bid].side is side.enemy:
+            if b.status is _DEAD and catalogue[bid].side is enemy:
                 total += 1
         return total
 
@@ -492,9 +494,10 @@ class Game:
         ph = st.phase
         if ph is _OVER:
             return ()
-        kind = _SEALED_KIND.get(ph)
-        if kind is not None:
-            return tuple(Decision(s, kind) for s in SIDES if s not in st.sealed)
+        both = _SEALED_DECISIONS.get(ph)
+        if both is not None:
+            sealed = st.sealed
+            return tuple([d for d in both if d.side not in sealed]) if sealed else both
         ask = _PENDING.get(ph)
         return ask(self) if ask is not None else ()
 
@@ -595,6 +598,8 @@ _PENDING: dict[Phase, Callable[[Game], tuple[Decision, ...]]] = {
 }
 #: the sealed decision each side makes in a card phase
 _SEALED_KIND = {Phase.DEPLOY: DecisionKind.DEPLOY, Phase.DISCARD: DecisionKind.DISCARD, Phase.CARD: DecisionKind.PLAY}
+#: those decisions of both sides (Caesar first), made once: a Decision is immutable
+_SEALED_DECISIONS = {ph: (Decision(SIDES[0], kind), Decision(SIDES[1], kind)) for ph, kind in _SEALED_KIND.items()}
 #: what a phase does by itself until it needs a decision (True: something changed)
 _AUTO: dict[Phase, Callable[[Game], bool]] = {
     Phase.COMMAND: movement.auto,
