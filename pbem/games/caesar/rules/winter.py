@@ -118,15 +118,14 @@ def supply_limit(g: GameLike, city: str) -> int:
 
 def over_supply(g: GameLike, side: Side) -> list[tuple[str, int]]:
     out = []
-    blocks, seas = g.state.blocks, g.board._seas
-    locs = sorted({loc for b in g.on_map_sorted(side) if (loc := blocks[b].loc) is not None})
-    for loc in locs:
-        assert loc is not None
+    seas = g.board._seas
+    for loc in sorted(g.held_by(side)):  # the places of side's blocks
         if loc in seas:  # is_sea (a block on the map stands on a known space)
             continue
         n = g.count(loc, side)
-        if n > supply_limit(g, loc):
-            out.append((loc, n - supply_limit(g, loc)))
+        limit = supply_limit(g, loc)
+        if n > limit:
+            out.append((loc, n - limit))
     return out
 
 
