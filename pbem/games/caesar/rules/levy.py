@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import IllegalChoiceError
-from pbem.games.caesar.rules.board import BlockType, Side
+from pbem.games.caesar.rules.board import BlockType, Board, Side
 from pbem.games.caesar.rules.choices import Choice, Decision, DecisionKind, EndLevies, Levy, LevyStep
 from pbem.games.caesar.rules.state import BlockStatus, CommandStage, Control, Transition
 
@@ -182,29 +182,47 @@ def new_block_places(g: GameLike, side: Side) -> list[tuple[str, tuple[str, ...]
     board = g.board
     third = board.third_leaders[side]
     out: list[tuple[str, tuple[str, ...]]] = []
-    blocks = board.blocks
     pool = g.pool_blocks(side)  # sorted
     if not pool:
         return out
     killed = leader_killed(g, side) if third.intersection(pool) else False
     majors: tuple[str, ...] | None = None
+    where = _where_levied(board)
     for bid in pool:
-        info = blocks[bid]
         if bid in third and not killed:
             continue
-        if info.type in _NAMED_CITY:
-            city = info.levy_city
-            if city is not None and city in friendly_set:
-                out.append((bid, (city,)))
-            continue
-        if info.is_navis:
+        city = where[bid]
+        if city is _ANY_CITY:
+            out.append((bid, friendly))
+        elif city is _MAJOR_PORT:
             if majors is None:
-                majors = tuple(c for c in friendly if board.spaces[c].is_major_port)
+                spaces = board.spaces
+                majors = tuple([c for c in friendly if spaces[c].is_major_port])
             if majors:
                 out.append((bid, majors))
-        else:
-            out.append((bid, friendly))
+        elif city is not None and city in friendly_set:
+            out.append((bid, (city,)))
     return out
+
+
+_ANY_CITY = "any Friendly city"
+_MAJOR_PORT = "a Friendly major port"
+_WHERE: dict[int, tuple[Board, dict[str, str | None]]] = {}
+
+
+def _where_levied(board: Board) -> dict[str, str | None]:
+    """Where each block of the board is raised (6.4): its named city (None when it has none), or
+    :data:`_ANY_CITY` or :data:`_MAJOR_PORT` (a Navis); per board, made once (the board kept alive with it)."""
+    hit = _WHERE.get(id(board))
+    if hit is None or hit[0] is not board:
+        where: dict[str, str | None] = {}
+        for bid, info in board.blocks.items():
+            if info.type in _NAMED_CITY:
+                where[bid] = info.levy_city
+            else:
+                where[bid] = _MAJOR_PORT if info.is_navis else _ANY_CITY
+        hit = _WHERE[id(board)] = (board, where)
+    return hit[1]
 
 
 _NAMED_CITY = frozenset({BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT})
@@ -253,7 +271,7 @@ def _any_new_block(g: GameLike, side: Side) -> bool:
         return False
     board = g.board
     third = board.third_leaders[side]
-    blocks = board.blocks
+    where = _where_levied(board)
     killed: bool | None = None
     majors: bool | None = None
     for bid in g.pool_blocks(side):
@@ -262,19 +280,17 @@ def _any_new_block(g: GameLike, side: Side) -> bool:
                 killed = leader_killed(g, side)
             if not killed:
                 continue
-        info = blocks[bid]
-        if info.type in _NAMED_CITY:
-            if info.levy_city is not None and info.levy_city in friendly:
-                return True
-            continue
-        if info.is_navis:
+        city = where[bid]
+        if city is _ANY_CITY:
+            return True
+        if city is _MAJOR_PORT:
             if majors is None:
                 spaces = board.spaces
                 majors = any(spaces[c].is_major_port for c in friendly)
             if majors:
                 return True
-            continue
-        return True
+        elif city is not None and city in friendly:
+            return True
     return False
 
 
