@@ -11,6 +11,7 @@ the event group moves of Mars, Neptune, Mercury and Pluto (E3-E6).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import IllegalChoiceError
@@ -90,8 +91,15 @@ def pending(g: GameLike) -> tuple[Decision, ...]:
     c = g.state.command
     if c is None:
         return ()
-    info = (("card", c.card), ("mp", c.mp), ("lp", c.lp), ("event", c.event))
-    return (Decision(c.side, _STAGE_KIND[c.stage], info=info),)
+    return _command_decision(c.side, c.stage, c.card, c.mp, c.lp, c.event)
+
+
+@lru_cache(maxsize=1024)
+def _command_decision(side: Side, stage: CommandStage, card: str, mp: int, lp: int, event: str | None) -> tuple[Decision]:
+    """The command phase's one decision, a pure function of its facts (kept per facts: a Decision
+    is immutable, and the phase asks for it before every move and levy)."""
+    info = (("card", card), ("mp", mp), ("lp", lp), ("event", event))
+    return (Decision(side, _STAGE_KIND[stage], info=info),)
 
 
 _STAGE_KIND = {
