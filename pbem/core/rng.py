@@ -67,7 +67,7 @@ _GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111E
 
 #: from how many items :meth:`Rng.shuffle` draws its words all at once (:func:`_words`); below that,
 #: one by one is quicker
-_BATCH_FROM = 8
+_BATCH_FROM = 6
 _LANES: dict[int, tuple[int, int, int]] = {}
 
 
