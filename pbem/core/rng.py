@@ -171,9 +171,9 @@ class Rng:
             self.counter = counter + top - i + 1  # the words read, the rejected one included
             j = self.below(n)  # the rest of this draw
             items[i], items[j] = items[j], items[i]
-            for i in range(i - 1, 0, -1):
-                j = self.below(i + 1)
-                items[i], items[j] = items[j], items[i]
+            for k in range(i - 1, 0, -1):
+                j = self.below(k + 1)
+                items[k], items[j] = items[j], items[k]
             return
         for i in range(len(items) - 1, 0, -1):
             n = i + 1

@@ -208,13 +208,13 @@ def reveal(g: GameLike, played: dict[Side, str]) -> None:
         turn=st.turn,
         year=st.year,
     )
-    card = g.board.card
-    if all(card(played[s]).event for s in SIDES):
+    card_info = g.board.card
+    if all(card_info(played[s]).event for s in SIDES):
         g.emit("cancelled", Audience.ALL, "Both cards are events: both are cancelled and the game turn ends (C3)")
         st.player1 = None
         g.enter(Transition.END_TURN)
         return
-    eff_event = {s: card(eff[s]).event for s in SIDES}
+    eff_event = {s: card_info(eff[s]).event for s in SIDES}
     if st.options.tournament and st.year == g.board.setup_year and st.turn == 1:
         p1 = Side.CAESAR
         why = "tournament rule C5"
@@ -222,7 +222,7 @@ def reveal(g: GameLike, played: dict[Side, str]) -> None:
         p1 = Side.CAESAR if eff_event[Side.CAESAR] else Side.POMPEY
         why = "the event player is Player 1"
     else:
-        mv = {s: card(eff[s]).moves for s in SIDES}
+        mv = {s: card_info(eff[s]).moves for s in SIDES}
         if mv[Side.CAESAR] == mv[Side.POMPEY]:
             p1, why = Side.CAESAR, "equal Moves: Caesar"
         else:

@@ -586,7 +586,7 @@ def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
             if max_steps < 3:
                 continue
             for n3, rk, plain_limit, attack_limit in rows[n2]:
-                if n3 == origin or n3 == n1:
+                if n3 in (origin, n1):
                     continue
                 used = road_use.get(rk, 0)
                 if n3 in hostile:

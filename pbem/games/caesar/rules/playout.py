@@ -34,7 +34,6 @@ from pbem.games.caesar.rules.game import Game, new_game
 from pbem.games.caesar.rules.movement import block_paths, movable_blocks, sea_paths
 from pbem.games.caesar.rules.state import Options
 
-
 # the decision kinds random_choice tells apart, as module names (an Enum class's attribute is slow to read)
 _MOVES, _LEVIES, _PLAY, _DISCARD = DecisionKind.MOVES, DecisionKind.LEVIES, DecisionKind.PLAY, DecisionKind.DISCARD
 _WINTER_DISBAND = DecisionKind.WINTER_DISBAND
