@@ -599,13 +599,19 @@ def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     return out
 
 
+def sea_moves_open(c: CommandState) -> bool:
+    """Whether the command may still make amphibious moves (6.3, M6): a command card's, before any
+    other move, with an MP left. When not, :func:`sea_paths` is empty for every block."""
+    return not c.event and c.amphibious_open and c.mp >= 1
+
+
 def sea_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     """Every legal amphibious path for ``bid`` now."""
     c = g.state.command
     b = g.state.blocks.get(bid)
     if c is None or b is None or b.loc is None or b.side is not side or bid in g.state.moved:
         return []
-    if c.event or not c.amphibious_open or c.mp < 1 or g.info(bid).is_navis:
+    if not sea_moves_open(c) or g.info(bid).is_navis:
         return []
     board = g.board
     origin = b.loc

@@ -31,7 +31,7 @@ from pbem.games.caesar.rules.choices import (
     SeaMove,
 )
 from pbem.games.caesar.rules.game import Game, new_game
-from pbem.games.caesar.rules.movement import block_paths, movable_blocks, sea_paths
+from pbem.games.caesar.rules.movement import block_paths, movable_blocks, sea_moves_open, sea_paths
 from pbem.games.caesar.rules.state import Options
 
 # the decision kinds random_choice tells apart, as module names (an Enum class's attribute is slow to read)
@@ -48,9 +48,10 @@ def random_choice(g: Game, d: Decision, rng: Rng) -> Choice:
             return EndMoves()
         blocks = movable_blocks(g, d.side)
         rng.shuffle(blocks)
+        by_sea_open = sea_moves_open(c)  # else no block has a sea move
         for bid in blocks[:4]:
             # a uniform pick from the block's sea moves, then its moves (only the one picked is made)
-            by_sea = sea_paths(g, d.side, bid)
+            by_sea = sea_paths(g, d.side, bid) if by_sea_open else []
             by_land = block_paths(g, d.side, bid)
             if by_sea or by_land:
                 i = rng.below(len(by_sea) + len(by_land))
