@@ -15,6 +15,7 @@ untouched: every rule module checks completely before it mutates.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -125,10 +126,10 @@ class Game:
         self._mine: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
         # the places where each side has a block (where its count in _n is not 0)
         self._held: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
-        self._mine_sorted: dict[Side, tuple[str, ...]] = {}  # on_map's answers, dropped whenever _mine changes
+        self._mine_sorted: dict[Side, tuple[str, ...]] = {}  # on_map's answers, kept with _mine (_mine_add, _mine_discard)
         # friendly_cities' answers (and as a set: friendly_city_set), dropped whenever who holds a place may change
         self._friendly: dict[Side, tuple[tuple[str, ...], frozenset[str]]] = {}
-        # pool_blocks' answers, dropped whenever a block's status changes to or from the pool
+        # pool_blocks' answers: a block levied leaves its side's; dropped when a block returns to the pool
         self._pool: dict[Side, tuple[str, ...]] = {}
         at, n, mine, held, on_map = self._at, self._n, self._mine, self._held, BlockStatus.MAP
         for bid, b in self.state.blocks.items():
@@ -233,8 +234,8 @@ class Game:
 
     def pool_blocks(self, side: Side) -> tuple[str, ...]:
         """The blocks of ``side``'s levy catalogue (:attr:`Board.levy_catalogue`) that are in its
-        levy pool now (status POOL), in the catalogue's order; kept until a block's status changes
-        to or from the pool (:meth:`place`, :meth:`return_to_pool`)."""
+        levy pool now (status POOL), in the catalogue's order; kept as blocks leave the pool
+        (:meth:`place`) and made again after one returns to it (:meth:`return_to_pool`, :meth:`take_off`)."""
         done = self._pool.get(side)
         if done is None:
             blocks = self.state.blocks
@@ -299,13 +300,37 @@ class Game:
                 del self._at[loc]
                 del self._n[loc]
 
+    def _mine_add(self, side: Side, bid: str) -> None:
+        """``bid`` comes onto the map for ``side``: into ``_mine`` and, in its place, into on_map's kept answer."""
+        mine = self._mine[side]
+        if bid in mine:
+            return
+        mine.add(bid)
+        done = self._mine_sorted.get(side)
+        if done is not None:
+            i = bisect_left(done, bid)
+            self._mine_sorted[side] = done[:i] + (bid,) + done[i:]
+
+    def _mine_discard(self, side: Side, bid: str) -> None:
+        """``bid`` leaves the map, or ``side``: out of ``_mine`` and of on_map's kept answer."""
+        mine = self._mine[side]
+        if bid not in mine:
+            return
+        mine.discard(bid)
+        done = self._mine_sorted.get(side)
+        if done is not None:
+            i = bisect_left(done, bid)
+            self._mine_sorted[side] = done[:i] + done[i + 1:]
+
     def place(self, bid: str, loc: str) -> None:
         b = self.state.blocks[bid]
-        if b.status is _POOL:
-            self._pool.clear()
-        if b.status is not _MAP or b.loc is None:  # it comes onto the map: on_map's answers change
-            self._mine[b.side].add(bid)
-            self._mine_sorted.clear()
+        if b.status is _POOL:  # levied: it leaves its side's pool (levy_catalogue lists a side's own blocks)
+            owner = self.board.blocks[bid].side
+            done = self._pool.get(owner)
+            if done is not None and bid in done:
+                self._pool[owner] = tuple([x for x in done if x != bid])
+        if b.status is not _MAP or b.loc is None:  # it comes onto the map
+            self._mine_add(b.side, bid)
         self._unindex(bid)
         b.loc = loc
         b.status = _MAP
@@ -329,9 +354,8 @@ class Game:
             if not n[_IDX[b.side]]:
                 self._held[b.side].discard(b.loc)
             self._held[side].add(b.loc)
-            self._mine[b.side].discard(bid)
-            self._mine[side].add(bid)
-            self._mine_sorted.clear()
+            self._mine_discard(b.side, bid)
+            self._mine_add(side, bid)
             self._friendly.clear()
         b.side = side
 
@@ -339,8 +363,7 @@ class Game:
         """Remove a block from the map: eliminated, disbanded or killed."""
         b = self.state.blocks[bid]
         if b.status is _MAP:
-            self._mine[b.side].discard(bid)
-            self._mine_sorted.clear()
+            self._mine_discard(b.side, bid)
         self._unindex(bid)
         info = self.info(bid)
         if status is _POOL or b.status is _POOL:
