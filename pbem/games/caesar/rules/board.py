@@ -481,6 +481,11 @@ class Board:
         }
 
     @cached_property
+    def vp_spaces(self) -> tuple[tuple[str, int], ...]:
+        """The spaces worth victory points, with their points, in the board's order."""
+        return tuple((name, sp.vp) for name, sp in self.spaces.items() if sp.vp)
+
+    @cached_property
     def setup_blocks(self) -> tuple[tuple[Side, str, str | None], ...]:
         """The historical set-up (5.1) as (side, block id, location; None in the levy pool), in the
         order of :attr:`setup_map` then :attr:`setup_pool`, side by side (Caesar first)."""

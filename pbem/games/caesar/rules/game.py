@@ -460,10 +460,9 @@ class Game:
 
     def vp(self, side: Side) -> int:
         total = 0
-        for loc, ids in self._at.items():
-            sp = self.board.spaces[loc]
-            if sp.vp and ids and self.control(loc, side) is _FRIENDLY:
-                total += sp.vp
+        for loc, vp in self.board.vp_spaces:
+            if self.control(loc, side) is _FRIENDLY:
+                total += vp
         enemy, catalogue = side.enemy, self.board.blocks
         for bid, b in self.state.blocks.items():
             if b.status is _DEAD and catalogue[bid].side is enemy:
