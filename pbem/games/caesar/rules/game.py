@@ -211,7 +211,8 @@ class Game:
         return list(self.on_map_sorted(side))
 
     def on_map_sorted(self, side: Side) -> tuple[str, ...]:
-        """:meth:`on_map` as a tuple, the one the index keeps until a block comes onto or leaves the map."""
+        """:meth:`on_map` as the index's own tuple (a block that comes onto or leaves the map makes a
+        new one: a tuple once given never changes)."""
         done = self._mine_sorted.get(side)
         if done is None:
             done = self._mine_sorted[side] = tuple(sorted(self._mine[side]))
