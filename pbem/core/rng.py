@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import sys
 from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -28,6 +29,7 @@ from typing import Any, Protocol, TypeVar
 from pbem.errors import PbemError
 
 _MASK = (1 << 64) - 1
+_LITTLE_ENDIAN = sys.byteorder == "little"
 _SPAN = 1 << 64
 T = TypeVar("T")
 
@@ -59,6 +61,43 @@ class SecretError(PbemError):
 #: ``_SPAN - _SPAN % n`` for small ``n``: the rejection limit of a draw below ``n`` (read, not computed, in
 #: the loops of :meth:`Rng.below` and :meth:`Rng.shuffle`)
 _LIMIT = tuple(_SPAN - (_SPAN % n) if n else 0 for n in range(256))
+
+
+_GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+#: from how many items :meth:`Rng.shuffle` draws its words all at once (:func:`_words`); below that,
+#: one by one is quicker
+_BATCH_FROM = 6
+_LANES: dict[int, tuple[int, int, int]] = {}
+
+
+def _lanes(k: int) -> tuple[int, int, int]:
+    """For ``k`` lanes of 128 bits in one int: the mask of each lane's low 64 bits, a 1 in each
+    lane, and ``i * _GAMMA`` in lane ``i`` (constants, made once per ``k``)."""
+    hit = _LANES.get(k)
+    if hit is None:
+        hit = _LANES[k] = (
+            int.from_bytes((b"\xff" * 8 + b"\x00" * 8) * k, "little"),
+            int.from_bytes((b"\x01" + b"\x00" * 15) * k, "little"),
+            sum((i * _GAMMA) << (128 * i) for i in range(k)),
+        )
+    return hit
+
+
+def _words(seed: int, counter: int, k: int) -> list[int]:
+    """The SplitMix64 words of counters ``counter + 1`` to ``counter + k`` (what ``k`` calls of
+    :meth:`Rng.next64` return), computed together: lane ``i`` (128 bits) of one int holds the
+    state of counter ``counter + 1 + i`` in its low 64 bits, so each step of the mix is one
+    operation on that int for every word at once. No lane spills into the next one: a
+    product of two 64-bit numbers fits in 128 bits, and the bits a shift brings down from the
+    next lane land above bit 64, where the mask clears them. Little-endian machines only (the
+    words are read back as the int's bytes)."""
+    mask, ones, ramp = _lanes(k)
+    z = (((seed + (counter + 1) * _GAMMA) & _MASK) * ones + ramp) & mask
+    z = (((z ^ (z >> 30)) & mask) * _MIX1) & mask
+    z = (((z ^ (z >> 27)) & mask) * _MIX2) & mask
+    z ^= (z >> 31) & mask
+    return memoryview(z.to_bytes(16 * k, "little")).cast("Q")[::2].tolist()
 
 
 def _uniform(next64: Any, n: int) -> int:
@@ -112,8 +151,30 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[Any], purpose: str = "deal") -> None:
         """Fisher-Yates, each ``j`` drawn as :meth:`below` draws it (written out: the random
-        player shuffles its movable blocks for every move)."""
+        player shuffles its movable blocks for every move). A longer list takes its words from
+        :func:`_words`, all at once: the same words in the same order."""
         seed, counter, limits = self.seed, self.counter, _LIMIT
+        top = len(items) - 1
+        if top + 1 >= _BATCH_FROM and _LITTLE_ENDIAN:
+            # one word per draw: the draw for ``i`` reads word ``top - i``
+            words = _words(seed, counter, top)
+            for i in range(top, 0, -1):
+                n = i + 1
+                x = words[top - i]
+                if x >= (limits[n] if n < 256 else _SPAN - (_SPAN % n)):
+                    break  # rejected (a chance below 2**-56): the draws go on one by one from here
+                j = x % n
+                items[i], items[j] = items[j], items[i]
+            else:
+                self.counter = counter + top
+                return
+            self.counter = counter + top - i + 1  # the words read, the rejected one included
+            j = self.below(n)  # the rest of this draw
+            items[i], items[j] = items[j], items[i]
+            for k in range(i - 1, 0, -1):
+                j = self.below(k + 1)
+                items[k], items[j] = items[j], items[k]
+            return
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
             limit = limits[n] if n < 256 else _SPAN - (_SPAN % n)

@@ -31,7 +31,7 @@ class Side(str, Enum):
 
     @property
     def enemy(self) -> Side:
-        return Side.POMPEY if self is Side.CAESAR else Side.CAESAR
+        return _POMPEY if self is _CAESAR else _CAESAR  # module names: an Enum class's attribute is slow to read
 
     def __str__(self) -> str:  # the value (read from the member, not through Enum's ``value`` property)
         return self._value_
@@ -50,6 +50,7 @@ class Side(str, Enum):
 
 #: the two sides in :class:`Side`'s order, as a tuple (iterating an Enum class runs a generator)
 SIDES: tuple[Side, Side] = (Side.CAESAR, Side.POMPEY)
+_CAESAR, _POMPEY = SIDES
 
 
 class SpaceKind(str, Enum):
@@ -103,15 +104,16 @@ class Space:
     aliases: tuple[str, ...] = ()
     island: str | None = None
 
-    @property
+    # computed once per space (a cached_property is read back as a plain attribute)
+    @cached_property
     def is_sea(self) -> bool:
         return self.kind is SpaceKind.SEA
 
-    @property
+    @cached_property
     def is_port(self) -> bool:
         return self.kind in (SpaceKind.PORT, SpaceKind.MAJOR_PORT)
 
-    @property
+    @cached_property
     def is_major_port(self) -> bool:
         return self.kind is SpaceKind.MAJOR_PORT
 
@@ -163,15 +165,17 @@ class BlockInfo:
     levy_city: str | None = None
     steps: tuple[int, ...] = ()
 
-    @property
+    # the facts derived from the printed ones are computed once per block (a cached_property is
+    # read back as a plain attribute: the engine asks them for nearly every choice)
+    @cached_property
     def min_strength(self) -> int:
         return self.steps[-1] if self.steps else 1
 
-    @property
+    @cached_property
     def is_navis(self) -> bool:
         return self.type is BlockType.NAVIS
 
-    @property
+    @cached_property
     def is_leader(self) -> bool:
         return self.type is BlockType.LEADER
 
@@ -475,6 +479,22 @@ class Board:
             )
             for side in Side
         }
+
+    @cached_property
+    def vp_spaces(self) -> tuple[tuple[str, int], ...]:
+        """The spaces worth victory points, with their points, in the board's order."""
+        return tuple((name, sp.vp) for name, sp in self.spaces.items() if sp.vp)
+
+    @cached_property
+    def setup_blocks(self) -> tuple[tuple[Side, str, str | None], ...]:
+        """The historical set-up (5.1) as (side, block id, location; None in the levy pool), in the
+        order of :attr:`setup_map` then :attr:`setup_pool`, side by side (Caesar first)."""
+        out: list[tuple[Side, str, str | None]] = []
+        for side in SIDES:
+            for loc, names in self.setup_map[side].items():
+                out.extend((side, block_id(side, name), loc) for name in names)
+            out.extend((side, block_id(side, name), None) for name in self.setup_pool[side])
+        return tuple(out)
 
     @cached_property
     def levy_catalogue(self) -> Mapping[Side, tuple[str, ...]]:

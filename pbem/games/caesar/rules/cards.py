@@ -203,18 +203,18 @@ def reveal(g: GameLike, played: dict[Side, str]) -> None:
         "reveal",
         Audience.ALL,
         f"Game turn {st.turn} of {st.year}: {text}",
-        played={s.value: played[s] for s in SIDES},
-        effective={s.value: eff[s] for s in SIDES},
+        played={s._value_: played[s] for s in SIDES},  # _value_: what Enum's value property reads, directly
+        effective={s._value_: eff[s] for s in SIDES},
         turn=st.turn,
         year=st.year,
     )
-    played_event = {s: g.board.card(played[s]).event for s in SIDES}
-    if all(played_event.values()):
+    card_info = g.board.card
+    if all(card_info(played[s]).event for s in SIDES):
         g.emit("cancelled", Audience.ALL, "Both cards are events: both are cancelled and the game turn ends (C3)")
         st.player1 = None
         g.enter(Transition.END_TURN)
         return
-    eff_event = {s: g.board.card(eff[s]).event for s in SIDES}
+    eff_event = {s: card_info(eff[s]).event for s in SIDES}
     if st.options.tournament and st.year == g.board.setup_year and st.turn == 1:
         p1 = Side.CAESAR
         why = "tournament rule C5"
@@ -222,14 +222,14 @@ def reveal(g: GameLike, played: dict[Side, str]) -> None:
         p1 = Side.CAESAR if eff_event[Side.CAESAR] else Side.POMPEY
         why = "the event player is Player 1"
     else:
-        mv = {s: g.board.card(eff[s]).moves for s in SIDES}
+        mv = {s: card_info(eff[s]).moves for s in SIDES}
         if mv[Side.CAESAR] == mv[Side.POMPEY]:
             p1, why = Side.CAESAR, "equal Moves: Caesar"
         else:
-            p1 = max(Side, key=lambda s: mv[s])
+            p1 = max(SIDES, key=lambda s: mv[s])
             why = "the higher Moves"
     st.player1 = p1
-    g.emit("player1", Audience.ALL, f"{p1} is Player 1 ({why})", side=p1.value)
+    g.emit("player1", Audience.ALL, f"{p1} is Player 1 ({why})", side=p1._value_)
     g.enter(Transition.START_COMMAND, p1)
 
 

@@ -15,6 +15,7 @@ untouched: every rule module checks completely before it mutates.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -53,6 +54,13 @@ from pbem.games.caesar.rules.state import (
 
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 _IDX = {Side.CAESAR: 0, Side.POMPEY: 1}
+# Enum members the hot paths read, as module names (reading an attribute of an Enum class goes
+# through EnumType.__getattr__'s hook and costs several times a global's read)
+_MAP, _POOL, _DEAD = BlockStatus.MAP, BlockStatus.POOL, BlockStatus.DEAD
+_CLEOPATRA = BlockType.CLEOPATRA
+_OVER = Phase.OVER
+_FRIENDLY, _ENEMY, _CONTESTED, _VACANT = Control.FRIENDLY, Control.ENEMY, Control.CONTESTED, Control.VACANT
+_CARD_PHASES = frozenset({Phase.DEPLOY, Phase.DISCARD, Phase.CARD})
 
 
 def new_game(
@@ -63,16 +71,12 @@ def new_game(
     board = board or default_board()
     options = options or Options()
     blocks: dict[str, BlockState] = {}
-    for side in SIDES:
-        for loc, names in board.setup_map[side].items():
-            for name in names:
-                bid = _bid(board, side, name)
-                info = board.blocks[bid]
-                blocks[bid] = BlockState(info.side, loc, info.max_strength, BlockStatus.MAP)
-        for name in board.setup_pool[side]:
-            bid = _bid(board, side, name)
-            info = board.blocks[bid]
-            blocks[bid] = BlockState(info.side, None, info.min_strength, BlockStatus.POOL)
+    for _, bid, loc in board.setup_blocks:
+        info = board.blocks[bid]
+        if loc is None:
+            blocks[bid] = BlockState(info.side, None, info.min_strength, _POOL)
+        else:
+            blocks[bid] = BlockState(info.side, loc, info.max_strength, _MAP)
     state = GameState(
         options=options,
         year=board.setup_year,
@@ -86,12 +90,6 @@ def new_game(
         cards.start_year(g)
     g.advance()
     return g
-
-
-def _bid(board: Board, side: Side, name: str) -> str:
-    from pbem.games.caesar.rules.board import block_id
-
-    return block_id(side, name)
 
 
 class Game:
@@ -126,10 +124,14 @@ class Game:
         self._at = defaultdict(set)
         self._n: dict[str, list[int]] = {}
         self._mine: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
-        self._mine_sorted: dict[Side, list[str]] = {}  # on_map's answers, dropped whenever _mine changes
-        # friendly_cities' answers (and as a set: friendly_city_set), dropped with _mine_sorted
+        # the places where each side has a block (where its count in _n is not 0)
+        self._held: dict[Side, set[str]] = {Side.CAESAR: set(), Side.POMPEY: set()}
+        self._mine_sorted: dict[Side, tuple[str, ...]] = {}  # on_map's answers, kept with _mine (_mine_add, _mine_discard)
+        # friendly_cities' answers (and as a set: friendly_city_set), dropped whenever who holds a place may change
         self._friendly: dict[Side, tuple[tuple[str, ...], frozenset[str]]] = {}
-        at, n, mine, on_map = self._at, self._n, self._mine, BlockStatus.MAP
+        # pool_blocks' answers: a block levied leaves its side's; dropped when a block returns to the pool
+        self._pool: dict[Side, tuple[str, ...]] = {}
+        at, n, mine, held, on_map = self._at, self._n, self._mine, self._held, BlockStatus.MAP
         for bid, b in self.state.blocks.items():
             loc = b.loc
             if b.status is on_map and loc is not None:
@@ -140,6 +142,7 @@ class Game:
                     counts = n[loc] = [0, 0]
                 counts[_IDX[side]] += 1
                 mine[side].add(bid)
+                held[side].add(loc)
 
     def problems(self) -> list[str]:
         """Every inconsistency of the position, all at once."""
@@ -205,10 +208,15 @@ class Game:
 
     def on_map(self, side: Side) -> list[str]:
         """``side``'s blocks on the map, sorted (from the location index)."""
+        return list(self.on_map_sorted(side))
+
+    def on_map_sorted(self, side: Side) -> tuple[str, ...]:
+        """:meth:`on_map` as the index's own tuple (a block that comes onto or leaves the map makes a
+        new one: a tuple once given never changes)."""
         done = self._mine_sorted.get(side)
         if done is None:
-            done = self._mine_sorted[side] = sorted(self._mine[side])
-        return list(done)
+            done = self._mine_sorted[side] = tuple(sorted(self._mine[side]))
+        return done
 
     def friendly_cities(self, side: Side) -> tuple[str, ...]:
         """The cities (not seas) ``side`` holds alone (:meth:`control` is Friendly), sorted; from the
@@ -225,12 +233,33 @@ class Game:
             done = self._friendly_of(side)
         return done[1]
 
+    def pool_blocks(self, side: Side) -> tuple[str, ...]:
+        """The blocks of ``side``'s levy catalogue (:attr:`Board.levy_catalogue`) that are in its
+        levy pool now (status POOL), in the catalogue's order; kept as blocks leave the pool
+        (:meth:`place`) and made again after one returns to it (:meth:`return_to_pool`, :meth:`take_off`)."""
+        done = self._pool.get(side)
+        if done is None:
+            blocks = self.state.blocks
+            done = self._pool[side] = tuple(
+                [bid for bid in self.board.levy_catalogue[side] if blocks[bid].status is _POOL])
+        return done
+
+    def return_to_pool(self, bid: str) -> None:
+        """An eliminated block goes back to its levy pool (the Year's reset, 8.6)."""
+        self.state.blocks[bid].status = _POOL
+        self._pool.clear()
+
     def _friendly_of(self, side: Side) -> tuple[tuple[str, ...], frozenset[str]]:
         i = _IDX[side]
         seas = self.board._seas
         cities = tuple(sorted([loc for loc, n in self._n.items() if n[i] and not n[1 - i] and loc not in seas]))
         done = self._friendly[side] = (cities, frozenset(cities))
         return done
+
+    def held_by(self, side: Side) -> set[str]:
+        """The places where ``side`` has a block, in no order (kept by the location index: read it,
+        never change it). A place is Enemy or Contested for a side when its enemy holds it."""
+        return self._held[side]
 
     def count(self, loc: str, side: Side) -> int:
         n = self._n.get(loc)
@@ -239,42 +268,82 @@ class Game:
     def control(self, loc: str, side: Side) -> Control:
         n = self._n.get(loc)
         if not n:
-            return Control.VACANT
+            return _VACANT
         i = _IDX[side]
         own, enemy = n[i], n[1 - i]
         if own and enemy:
-            return Control.CONTESTED
+            return _CONTESTED
         if own:
-            return Control.FRIENDLY
+            return _FRIENDLY
         if enemy:
-            return Control.ENEMY
-        return Control.VACANT
+            return _ENEMY
+        return _VACANT
 
     def contested_locations(self) -> list[str]:
         return sorted(loc for loc in self._at if self.control(loc, Side.CAESAR) is Control.CONTESTED)
 
     def _unindex(self, bid: str) -> None:
+        """Take ``bid`` out of the location index (it stays in ``_mine``: the caller says whether it
+        leaves the map). The cached answers of :meth:`friendly_cities` are dropped only when a side's
+        count somewhere falls to 0, the one change of the index that can change who holds a place."""
         b = self.state.blocks[bid]
-        if b.status is BlockStatus.MAP and b.loc is not None:
-            self._at[b.loc].discard(bid)
-            self._n[b.loc][_IDX[b.side]] -= 1
-            self._mine[b.side].discard(bid)
-            self._mine_sorted.clear()
-            self._friendly.clear()
-            if not self._at[b.loc]:
-                del self._at[b.loc]
-                del self._n[b.loc]
+        loc = b.loc
+        if b.status is _MAP and loc is not None:
+            at = self._at[loc]
+            at.discard(bid)
+            counts = self._n[loc]
+            i = _IDX[b.side]
+            counts[i] -= 1
+            if not counts[i]:
+                self._held[b.side].discard(loc)
+                self._friendly.clear()
+            if not at:
+                del self._at[loc]
+                del self._n[loc]
+
+    def _mine_add(self, side: Side, bid: str) -> None:
+        """``bid`` comes onto the map for ``side``: into ``_mine`` and, in its place, into on_map's kept answer."""
+        mine = self._mine[side]
+        if bid in mine:
+            return
+        mine.add(bid)
+        done = self._mine_sorted.get(side)
+        if done is not None:
+            i = bisect_left(done, bid)
+            self._mine_sorted[side] = done[:i] + (bid,) + done[i:]
+
+    def _mine_discard(self, side: Side, bid: str) -> None:
+        """``bid`` leaves the map, or ``side``: out of ``_mine`` and of on_map's kept answer."""
+        mine = self._mine[side]
+        if bid not in mine:
+            return
+        mine.discard(bid)
+        done = self._mine_sorted.get(side)
+        if done is not None:
+            i = bisect_left(done, bid)
+            self._mine_sorted[side] = done[:i] + done[i + 1:]
 
     def place(self, bid: str, loc: str) -> None:
         b = self.state.blocks[bid]
+        if b.status is _POOL:  # levied: it leaves its side's pool (levy_catalogue lists a side's own blocks)
+            owner = self.board.blocks[bid].side
+            done = self._pool.get(owner)
+            if done is not None and bid in done:
+                self._pool[owner] = tuple([x for x in done if x != bid])
+        if b.status is not _MAP or b.loc is None:  # it comes onto the map
+            self._mine_add(b.side, bid)
         self._unindex(bid)
         b.loc = loc
-        b.status = BlockStatus.MAP
+        b.status = _MAP
         self._at[loc].add(bid)
-        self._n.setdefault(loc, [0, 0])[_IDX[b.side]] += 1
-        self._mine[b.side].add(bid)
-        self._mine_sorted.clear()
-        self._friendly.clear()
+        counts = self._n.get(loc)
+        if counts is None:
+            counts = self._n[loc] = [0, 0]
+        i = _IDX[b.side]
+        if not counts[i]:  # the side comes into ``loc``: who holds it may change
+            self._held[b.side].add(loc)
+            self._friendly.clear()
+        counts[i] += 1
 
     def set_side(self, bid: str, side: Side) -> None:
         """Change a block's owner (Cleopatra, Jupiter's defectors), keeping the index true."""
@@ -283,17 +352,23 @@ class Game:
             n = self._n[b.loc]
             n[_IDX[b.side]] -= 1
             n[_IDX[side]] += 1
-            self._mine[b.side].discard(bid)
-            self._mine[side].add(bid)
-            self._mine_sorted.clear()
+            if not n[_IDX[b.side]]:
+                self._held[b.side].discard(b.loc)
+            self._held[side].add(b.loc)
+            self._mine_discard(b.side, bid)
+            self._mine_add(side, bid)
             self._friendly.clear()
         b.side = side
 
     def take_off(self, bid: str, status: BlockStatus) -> None:
         """Remove a block from the map: eliminated, disbanded or killed."""
         b = self.state.blocks[bid]
+        if b.status is _MAP:
+            self._mine_discard(b.side, bid)
         self._unindex(bid)
         info = self.info(bid)
+        if status is _POOL or b.status is _POOL:
+            self._pool.clear()
         b.loc = None
         b.status = status
         b.side = info.side  # a defector goes back to its owner's pool (README, rulings)
@@ -354,8 +429,8 @@ class Game:
         """A block's name as its owner writes it; a defector is prefixed with its origin."""
         info = self.info(bid)
         owner = owner or self.state.blocks[bid].side
-        if info.type is not BlockType.CLEOPATRA and info.side is not owner:
-            return f"{info.side.value} {info.name}"
+        if info.type is not _CLEOPATRA and info.side is not owner:
+            return f"{info.side._value_} {info.name}"
         return info.name
 
     def not_yours(self, bid: str, side: Side) -> str:
@@ -386,12 +461,12 @@ class Game:
 
     def vp(self, side: Side) -> int:
         total = 0
-        for loc, ids in self._at.items():
-            sp = self.board.spaces[loc]
-            if sp.vp and ids and self.control(loc, side) is Control.FRIENDLY:
-                total += sp.vp
+        for loc, vp in self.board.vp_spaces:
+            if self.control(loc, side) is _FRIENDLY:
+                total += vp
+        enemy, catalogue = side.enemy, self.board.blocks
         for bid, b in self.state.blocks.items():
-            if b.status is BlockStatus.DEAD and self.board.blocks[bid].side is side.enemy:
+            if b.status is _DEAD and catalogue[bid].side is enemy:
                 total += 1
         return total
 
@@ -440,11 +515,12 @@ class Game:
     def pending(self) -> tuple[Decision, ...]:
         st = self.state
         ph = st.phase
-        if ph is Phase.OVER:
+        if ph is _OVER:
             return ()
-        kind = _SEALED_KIND.get(ph)
-        if kind is not None:
-            return tuple(Decision(s, kind) for s in SIDES if s not in st.sealed)
+        both = _SEALED_DECISIONS.get(ph)
+        if both is not None:
+            sealed = st.sealed
+            return tuple([d for d in both if d.side not in sealed]) if sealed else both
         ask = _PENDING.get(ph)
         return ask(self) if ask is not None else ()
 
@@ -502,16 +578,17 @@ class Game:
 
     def advance(self) -> None:
         """Run everything the rules do without asking, up to the next real decision."""
+        st = self.state  # the state object is never replaced while the game runs
         for _ in range(10_000):
-            st = self.state
-            if st.phase is Phase.OVER:
+            ph = st.phase
+            if ph is _OVER:
                 return
-            if st.phase in (Phase.DEPLOY, Phase.DISCARD, Phase.CARD):
+            if ph in _CARD_PHASES:
                 if len(st.sealed) == 2:
                     cards.resolve_sealed(self)
                     continue
                 return
-            if not _AUTO[st.phase](self):
+            if not _AUTO[ph](self):
                 return
         raise EngineError("the engine did not settle (a bug): no decision after 10000 automatic steps")
 
@@ -521,7 +598,7 @@ class Game:
 
     # ---- convenience ---------------------------------------------------
     def is_over(self) -> bool:
-        return self.state.phase is Phase.OVER
+        return self.state.phase is _OVER
 
 
 # ---- the phase table: the game turn as data -------------------------------------------------
@@ -544,6 +621,8 @@ _PENDING: dict[Phase, Callable[[Game], tuple[Decision, ...]]] = {
 }
 #: the sealed decision each side makes in a card phase
 _SEALED_KIND = {Phase.DEPLOY: DecisionKind.DEPLOY, Phase.DISCARD: DecisionKind.DISCARD, Phase.CARD: DecisionKind.PLAY}
+#: those decisions of both sides (Caesar first), made once: a Decision is immutable
+_SEALED_DECISIONS = {ph: (Decision(SIDES[0], kind), Decision(SIDES[1], kind)) for ph, kind in _SEALED_KIND.items()}
 #: what a phase does by itself until it needs a decision (True: something changed)
 _AUTO: dict[Phase, Callable[[Game], bool]] = {
     Phase.COMMAND: movement.auto,

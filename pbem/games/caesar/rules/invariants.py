@@ -32,6 +32,14 @@ def violations(g: Game) -> list[str]:
         truth = sorted(b for b, s in st.blocks.items() if s.status is BlockStatus.MAP and s.side is side)
         if g.on_map(side) != truth:
             out.append(f"the index of {side}'s blocks disagrees with the blocks")
+        held = tuple(sorted(c for c in board.spaces if not board.is_sea(c) and g.control(c, side) is Control.FRIENDLY))
+        pool = tuple(b for b in board.levy_catalogue[side] if st.blocks[b].status is BlockStatus.POOL)
+        if g.pool_blocks(side) != pool:
+            out.append(f"the levy pool kept for {side} disagrees with the blocks")
+        if g.held_by(side) != {loc for loc in board.spaces if g.count(loc, side)}:
+            out.append(f"the places kept as {side}'s disagree with the blocks")
+        if g.friendly_cities(side) != held or g.friendly_city_set(side) != frozenset(held):
+            out.append(f"the Friendly cities kept for {side} disagree with the blocks")
     if len(st.blocks) != len(board.blocks):
         out.append(f"{len(st.blocks)} blocks, the game has {len(board.blocks)}")
     # no location holds both sides outside the command and battle phases

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import IllegalChoiceError
-from pbem.games.caesar.rules.board import BlockType, Side
+from pbem.games.caesar.rules.board import BlockType, Board, Side
 from pbem.games.caesar.rules.choices import Choice, Decision, DecisionKind, EndLevies, Levy, LevyStep
 from pbem.games.caesar.rules.state import BlockStatus, CommandStage, Control, Transition
 
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from pbem.games.caesar.rules.protocol import GameLike
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+# Enum members read in loops, as module names (an Enum class's attribute is slow to read)
+_POOL, _DEAD = BlockStatus.POOL, BlockStatus.DEAD
 
 
 def _friendly(g: GameLike, side: Side, city: str) -> bool:
@@ -34,7 +36,7 @@ def third_leaders(g: GameLike, side: Side) -> frozenset[str]:
 
 def leader_killed(g: GameLike, side: Side) -> bool:
     blocks = g.state.blocks  # only leaders die (7.51); Game.problems refuses a dead block that is not one
-    return any(blocks[bid].status is BlockStatus.DEAD for bid in g.board.leaders[side])
+    return any(blocks[bid].status is _DEAD for bid in g.board.leaders[side])
 
 
 def new_block_problem(g: GameLike, side: Side, bid: str, city: str) -> str | None:
@@ -132,8 +134,8 @@ def do_levy(g: GameLike, d: Decision, ch: Levy) -> None:
         d.side,
         f"{d.side} levies {info.name} at {ch.city} ({ROMAN[b.strength]})",
         f"{d.side} levies a new block at {ch.city}",
-        {"side": d.side.value, "block": ch.block, "loc": ch.city, "strength": b.strength},
-        {"side": d.side.value, "loc": ch.city},
+        {"side": d.side._value_, "block": ch.block, "loc": ch.city, "strength": b.strength},
+        {"side": d.side._value_, "loc": ch.city},
     )
 
 
@@ -150,8 +152,8 @@ def do_step(g: GameLike, d: Decision, ch: LevyStep) -> None:
         d.side,
         f"{d.side} adds a step to {g.label(ch.block)} at {b.loc} (now {ROMAN[up]})",
         f"{d.side} adds a step to a block at {b.loc}",
-        {"side": d.side.value, "block": ch.block, "loc": b.loc, "strength": up},
-        {"side": d.side.value, "loc": b.loc},
+        {"side": d.side._value_, "block": ch.block, "loc": b.loc, "strength": up},
+        {"side": d.side._value_, "loc": b.loc},
     )
 
 
@@ -180,30 +182,47 @@ def new_block_places(g: GameLike, side: Side) -> list[tuple[str, tuple[str, ...]
     board = g.board
     third = board.third_leaders[side]
     out: list[tuple[str, tuple[str, ...]]] = []
-    blocks = board.blocks
-    state_blocks = g.state.blocks
-    pool = [bid for bid in board.levy_catalogue[side] if state_blocks[bid].status is BlockStatus.POOL]  # sorted
+    pool = g.pool_blocks(side)  # sorted
     if not pool:
         return out
     killed = leader_killed(g, side) if third.intersection(pool) else False
     majors: tuple[str, ...] | None = None
+    where = _where_levied(board)
     for bid in pool:
-        info = blocks[bid]
         if bid in third and not killed:
             continue
-        if info.type in _NAMED_CITY:
-            city = info.levy_city
-            if city is not None and city in friendly_set:
-                out.append((bid, (city,)))
-            continue
-        if info.is_navis:
+        city = where[bid]
+        if city is _ANY_CITY:
+            out.append((bid, friendly))
+        elif city is _MAJOR_PORT:
             if majors is None:
-                majors = tuple(c for c in friendly if board.spaces[c].is_major_port)
+                spaces = board.spaces
+                majors = tuple([c for c in friendly if spaces[c].is_major_port])
             if majors:
                 out.append((bid, majors))
-        else:
-            out.append((bid, friendly))
+        elif city is not None and city in friendly_set:
+            out.append((bid, (city,)))
     return out
+
+
+_ANY_CITY = "any Friendly city"
+_MAJOR_PORT = "a Friendly major port"
+_WHERE: dict[int, tuple[Board, dict[str, str | None]]] = {}
+
+
+def _where_levied(board: Board) -> dict[str, str | None]:
+    """Where each block of the board is raised (6.4): its named city (None when it has none), or
+    :data:`_ANY_CITY` or :data:`_MAJOR_PORT` (a Navis); per board, made once (the board kept alive with it)."""
+    hit = _WHERE.get(id(board))
+    if hit is None or hit[0] is not board:
+        where: dict[str, str | None] = {}
+        for bid, info in board.blocks.items():
+            if info.type in _NAMED_CITY:
+                where[bid] = info.levy_city
+            else:
+                where[bid] = _MAJOR_PORT if info.is_navis else _ANY_CITY
+        hit = _WHERE[id(board)] = (board, where)
+    return hit[1]
 
 
 _NAMED_CITY = frozenset({BlockType.LEGION, BlockType.EQUITATUS, BlockType.ELEPHANT})
@@ -220,30 +239,59 @@ def step_options(g: GameLike, side: Side) -> list[LevyStep]:
 
 
 def _any_step(g: GameLike, side: Side) -> bool:
-    for _ in _steps(g, side):
-        return True
+    friendly = g.friendly_city_set(side)
+    if not friendly:
+        return False
+    blocks, top = g.state.blocks, g.board.top_strengths
+    for bid in g.on_map_sorted(side):
+        b = blocks[bid]
+        if b.loc in friendly and b.strength != top[bid]:  # as in step_blocks
+            return True
     return False
 
 
 def step_blocks(g: GameLike, side: Side) -> list[str]:
     """The blocks of :func:`step_options`, in the same order."""
-    return list(_steps(g, side))
-
-
-def _steps(g: GameLike, side: Side) -> Iterator[str]:
     friendly = g.friendly_city_set(side)
     if not friendly:
-        return
+        return []
     blocks, top = g.state.blocks, g.board.top_strengths
-    for bid in g.on_map(side):
-        b = blocks[bid]
-        # step_up(b.strength) is not None: below full strength (a valid position's strengths are the block's)
-        if b.loc in friendly and b.strength != top[bid]:
-            yield bid
+    # step_up(b.strength) is not None: below full strength (a valid position's strengths are the block's)
+    return [bid for bid in g.on_map_sorted(side) if (b := blocks[bid]).loc in friendly and b.strength != top[bid]]
 
 
 def any_levy(g: GameLike, side: Side) -> bool:
-    return _any_step(g, side) or bool(new_block_places(g, side))
+    return _any_step(g, side) or _any_new_block(g, side)
+
+
+def _any_new_block(g: GameLike, side: Side) -> bool:
+    """Whether :func:`new_block_places` has anything, found without building it."""
+    friendly = g.friendly_city_set(side)
+    if not friendly:
+        return False
+    board = g.board
+    third = board.third_leaders[side]
+    where = _where_levied(board)
+    killed: bool | None = None
+    majors: bool | None = None
+    for bid in g.pool_blocks(side):
+        if bid in third:
+            if killed is None:
+                killed = leader_killed(g, side)
+            if not killed:
+                continue
+        city = where[bid]
+        if city is _ANY_CITY:
+            return True
+        if city is _MAJOR_PORT:
+            if majors is None:
+                spaces = board.spaces
+                majors = any(spaces[c].is_major_port for c in friendly)
+            if majors:
+                return True
+        elif city is not None and city in friendly:
+            return True
+    return False
 
 
 def legal(g: GameLike, d: Decision) -> Iterator[Choice]:

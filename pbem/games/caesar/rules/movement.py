@@ -10,7 +10,8 @@ the event group moves of Mars, Neptune, Mercury and Pluto (E3-E6).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import IllegalChoiceError
@@ -37,6 +38,11 @@ TARGET_EVENTS = {"Jupiter", "Vulcan"}
 
 
 _HOSTILE = frozenset({Control.ENEMY, Control.CONTESTED})
+# Enum members read on every decision, as module names (an Enum class's attribute is slow to read)
+_EVENT, _MOVES, _SURPRISE, _LEVIES = CommandStage.EVENT, CommandStage.MOVES, CommandStage.SURPRISE, CommandStage.LEVIES
+_ALL = Audience.ALL
+_COMMAND = Phase.COMMAND
+_FRIENDLY = Control.FRIENDLY
 _OPEN = frozenset({Control.FRIENDLY, Control.VACANT})
 
 
@@ -57,16 +63,16 @@ def start_command(g: GameLike, side: Side) -> None:
     card = st.effective[side]
     info = g.board.card(card)
     if info.event:
-        stage = CommandStage.EVENT if card in TARGET_EVENTS else CommandStage.MOVES
+        stage = _EVENT if card in TARGET_EVENTS else _MOVES
         mp = 0 if card in TARGET_EVENTS else 1
         st.command = CommandState(side, card, card, stage, mp, 0)
         what = f"the {card} event"
     else:
-        st.command = CommandState(side, card, None, CommandStage.MOVES, info.moves, info.levies)
+        st.command = CommandState(side, card, None, _MOVES, info.moves, info.levies)
         what = f"{info.moves} Moves, {info.levies} Levies"
-    st.phase = Phase.COMMAND
+    st.phase = _COMMAND
     role = "Player 1" if side is st.player1 else "Player 2"
-    g.emit("command", Audience.ALL, f"{side} ({role}) commands: {what}", side=side.value, card=card)
+    g.emit("command", _ALL, f"{side} ({role}) commands: {what}", side=side._value_, card=card)
 
 
 def finish_command(g: GameLike) -> None:
@@ -74,7 +80,7 @@ def finish_command(g: GameLike) -> None:
     cmd = st.command
     assert cmd is not None
     st.command = None
-    g.emit("command-end", Audience.ALL, f"{cmd.side} has finished its command", side=cmd.side.value)
+    g.emit("command-end", _ALL, f"{cmd.side} has finished its command", side=cmd.side._value_)
     if cmd.side is st.player1:
         start_command(g, cmd.side.enemy)
     else:
@@ -85,8 +91,15 @@ def pending(g: GameLike) -> tuple[Decision, ...]:
     c = g.state.command
     if c is None:
         return ()
-    info = (("card", c.card), ("mp", c.mp), ("lp", c.lp), ("event", c.event))
-    return (Decision(c.side, _STAGE_KIND[c.stage], info=info),)
+    return _command_decision(c.side, c.stage, c.card, c.mp, c.lp, c.event)
+
+
+@lru_cache(maxsize=1024)
+def _command_decision(side: Side, stage: CommandStage, card: str, mp: int, lp: int, event: str | None) -> tuple[Decision]:
+    """The command phase's one decision, a pure function of its facts (kept per facts: a Decision
+    is immutable, and the phase asks for it before every move and levy)."""
+    info = (("card", card), ("mp", mp), ("lp", lp), ("event", event))
+    return (Decision(side, _STAGE_KIND[stage], info=info),)
 
 
 _STAGE_KIND = {
@@ -102,15 +115,18 @@ def auto(g: GameLike) -> bool:
     c = g.state.command
     if c is None:
         return False
-    if c.stage is CommandStage.EVENT and not gods.has_target(g, c.side, c.event or ""):
+    stage = c.stage
+    if stage is _MOVES:
+        return False
+    if stage is _EVENT and not gods.has_target(g, c.side, c.event or ""):
         g.emit("event-void", Audience.ALL, f"{c.event} has no legal target: no effect (E1, E2)", event=c.event)
         finish_command(g)
         return True
-    if c.stage is CommandStage.SURPRISE and not gods.surprise_candidates(g, c.side):
+    if stage is _SURPRISE and not gods.surprise_candidates(g, c.side):
         g.emit("event-void", Audience.ALL, f"{c.event}: no battle to make a surprise battle (E3, E4)", event=c.event)
         finish_command(g)
         return True
-    if c.stage is CommandStage.LEVIES and (c.lp == 0 or not levy.any_levy(g, c.side)):
+    if stage is _LEVIES and (c.lp == 0 or not levy.any_levy(g, c.side)):
         finish_command(g)
         return True
     return False
@@ -155,20 +171,27 @@ def _pin_problem(g: GameLike, side: Side, origin: str, first: str) -> str | None
     contest = g.state.contests.get(origin)
     if contest is None or contest.attacker is side:
         return None
-    attacker = contest.attacker
-    if first in contest.origins(attacker):
+    if first in contest.origins(contest.attacker):
         return (
             f"{origin} was attacked from {first}: blocks leaving {origin} may not use that road or sea border (6.13)"
         )
+    pinned, free = _pin_counts(g, side, origin, contest)
+    if free - 1 < pinned:
+        return (
+            f"{pinned} attacking block(s) in {origin} pin as many of your blocks there; "
+            f"you have {free} and only {max(0, free - pinned)} may leave (6.13)"
+        )
+    return None
+
+
+def _pin_counts(g: GameLike, side: Side, origin: str, contest: Contest) -> tuple[int, int]:
+    """In ``origin``, attacked by the enemy (``contest``): how many attacking blocks pin, and how
+    many of ``side``'s blocks there are free to leave (6.13, M5)."""
+    attacker = contest.attacker
     entered = {e.block for e in contest.entries}
     pinned = sum(1 for b in g.blocks_at(origin, attacker) if not contest.is_reserve(b))
     free = [b for b in g.blocks_at(origin, side) if b not in entered and b not in g.state.moved]
-    if len(free) - 1 < pinned:
-        return (
-            f"{pinned} attacking block(s) in {origin} pin as many of your blocks there; "
-            f"you have {len(free)} and only {max(0, len(free) - pinned)} may leave (6.13)"
-        )
-    return None
+    return pinned, len(free)
 
 
 def path_problem(
@@ -398,7 +421,7 @@ def do_move(g: GameLike, d: Decision, mv: Move) -> None:
         {"side": sv, "path": list(path), "navis": at_sea},
     )
     if started:  # after the move that causes it, once
-        g.emit("attack", Audience.ALL, f"{sv} attacks {path[-1]}", side=sv, loc=path[-1])
+        g.emit("attack", _ALL, f"{sv} attacks {path[-1]}", side=sv, loc=path[-1])
 
 
 def do_sea_move(g: GameLike, d: Decision, mv: SeaMove) -> None:
@@ -469,33 +492,39 @@ def do_end(g: GameLike, d: Decision, ch: EndMoves) -> None:
 
 
 #: per board (by id, the board kept alive with it), side, Navis or not and Pluto or not: for each
-#: place, its neighbours as (neighbour, the road-use key of :func:`road_key`, how many of the side's
-#: blocks the edge may have carried before when it is not the last edge of an attack, and when it
-#: is: the limits of :func:`road_limit` less one). A Navis's sea border carries any number (6.2).
-_STEPS: dict[tuple[int, Side, bool, bool], tuple[Board, dict[str, tuple[tuple[str, str, int, int], ...]]]] = {}
+#: place, its neighbours sorted by name, as (neighbour, the road-use key of :func:`road_key`, how many
+#: of the side's blocks the edge may have carried before when it is not the last edge of an attack,
+#: and when it is: the limits of :func:`road_limit` less one); and whether every place's neighbours
+#: are distinct (they are on the game's map: :func:`block_paths` then needs no sort). A Navis's sea
+#: border carries any number (6.2).
+_Steps = dict[str, tuple[tuple[str, str, int, int], ...]]
+_STEPS: dict[tuple[int, Side, bool, bool], tuple[Board, _Steps, bool]] = {}
 _ANY = 1 << 30  # a limit no count reaches
 
 
-def _steps_from(board: Board, side: Side, navis: bool, pluto: bool) -> dict[str, tuple[tuple[str, str, int, int], ...]]:
+def _steps_from(board: Board, side: Side, navis: bool, pluto: bool) -> tuple[_Steps, bool]:
     key = (id(board), side, navis, pluto)
     hit = _STEPS.get(key)
     if hit is None or hit[0] is not board:
         adjacent = board.sea_edges if navis else board.roads
         limits = _LIMITS[pluto]
         table = {}
+        distinct = True
         for here, edges in adjacent.items():
             row = []
             for e in edges:
                 n = e.b if here == e.a else e.a
                 plain, attack = (_ANY, _ANY) if navis else limits[e.kind]
                 row.append((n, road_key(side, here, n), plain - 1, attack - 1))
+            row.sort(key=lambda r: r[0])  # stable: edges to the same neighbour keep their order
             table[here] = tuple(row)
-        hit = _STEPS[key] = (board, table)
-    return hit[1]
+            distinct = distinct and len({r[0] for r in row}) == len(row) and here not in {r[0] for r in row}
+        hit = _STEPS[key] = (board, table, distinct)
+    return hit[1], hit[2]
 
 
 def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
-    """Every legal path for ``bid`` now (empty when it cannot move)."""
+    """Every legal path for ``bid`` now (empty when it cannot move), sorted."""
     c = g.state.command
     b = g.state.blocks.get(bid)
     if c is None or b is None or b.loc is None or b.side is not side or bid in g.state.moved:
@@ -513,56 +542,67 @@ def block_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     max_steps = 2 if navis else (3 if c.event == "Mercury" else 2)
     attack_steps = 1 if navis else max_steps - 1  # the longest path that may end in an attack
     out: list[tuple[str, ...]] = []
-    steps_from = _steps_from(g.board, side, navis, c.event == "Pluto")
+    rows, distinct = _steps_from(g.board, side, navis, c.event == "Pluto")
     road_use = g.state.road_use
-    hostile: dict[str, bool] = {}  # place -> Enemy or Contested for ``side``, asked once
-    control = g.control
-    hostile_controls = _HOSTILE
+    hostile = g.held_by(side.enemy)  # a place is Enemy or Contested for ``side`` when the enemy has a block there
 
-    # Each path is checked as it grows: a path is pushed only while every edge of it passes as an
-    # edge that is not the last of an attack (the checks of a longer path through it), and only
-    # through open places, so every path taken from the stack is "sound". The result is the paths
-    # for which ``path_problem(..., well_formed=True)`` is None. An edge passes when the blocks it
-    # has carried are within its limit less one (a Navis's always do: its limits are _ANY). Pinning
-    # depends on the first step only: a first step it forbids is not walked at all.
-    stack: list[tuple[str, ...]] = []
+    # Each path is checked as it grows: a path is extended only while every edge of it passes as
+    # an edge that is not the last of an attack (the checks of a longer path through it), and only
+    # through open places. The result is the paths for which ``path_problem(..., well_formed=True)``
+    # is None. An edge passes when the blocks it has carried are within its limit less one (a
+    # Navis's always do: its limits are _ANY). Pinning depends on the first step only: a first step
+    # it forbids is not walked at all. The paths are made in sorted order (each before its
+    # extensions, neighbours by name), so that, on a map without repeated neighbours, they need
+    # no sort. ``max_steps`` is 2 or 3: one loop per step.
     contest = g.state.contests.get(origin)
-    pinned = contest is not None and contest.attacker is not side  # else _pin_problem is None for every step
-    for n, rk, plain_limit, attack_limit in steps_from[origin]:
-        if pinned and _pin_problem(g, side, origin, n) is not None:
+    barred: Collection[str] = ()  # the first steps _pin_problem forbids (none unless the enemy attacked origin)
+    if contest is not None and contest.attacker is not side:
+        pinned, free = _pin_counts(g, side, origin, contest)
+        if free - 1 < pinned:  # too few free blocks: no block may leave by any step
+            return []
+        barred = contest.origins(contest.attacker)  # nor by a road or border the attack came by
+    for n1, rk, plain_limit, attack_limit in rows[origin]:
+        if n1 in barred:
             continue
-        h = hostile.get(n)
-        if h is None:
-            h = hostile[n] = control(n, side) in hostile_controls
-        q: tuple[str, ...] = (origin, n)
         used = road_use.get(rk, 0)
-        if h:
+        if n1 in hostile:
             if used <= attack_limit and attack_steps >= 1:
-                out.append(q)
-        elif used <= plain_limit:
-            out.append(q)
-            if max_steps > 1:
-                stack.append(q)
-    while stack:
-        p = stack.pop()
-        steps = len(p)  # of the longer path
-        for n, rk, plain_limit, attack_limit in steps_from[p[-1]]:
-            if n in p:
+                out.append((origin, n1))
+            continue
+        if used > plain_limit:
+            continue
+        out.append((origin, n1))
+        for n2, rk, plain_limit, attack_limit in rows[n1]:
+            if n2 == origin:
                 continue
-            h = hostile.get(n)
-            if h is None:
-                h = hostile[n] = control(n, side) in hostile_controls
             used = road_use.get(rk, 0)
-            if h:
-                if used <= attack_limit and steps <= attack_steps:
-                    out.append(p + (n,))
-            elif used <= plain_limit:
-                q = p + (n,)
-                out.append(q)
-                if steps < max_steps:
-                    stack.append(q)
-    out.sort()
+            if n2 in hostile:
+                if used <= attack_limit and attack_steps >= 2:
+                    out.append((origin, n1, n2))
+                continue
+            if used > plain_limit:
+                continue
+            out.append((origin, n1, n2))
+            if max_steps < 3:
+                continue
+            for n3, rk, plain_limit, attack_limit in rows[n2]:
+                if n3 in (origin, n1):
+                    continue
+                used = road_use.get(rk, 0)
+                if n3 in hostile:
+                    if used <= attack_limit and attack_steps >= 3:
+                        out.append((origin, n1, n2, n3))
+                elif used <= plain_limit:
+                    out.append((origin, n1, n2, n3))
+    if not distinct:
+        out.sort()
     return out
+
+
+def sea_moves_open(c: CommandState) -> bool:
+    """Whether the command may still make amphibious moves (6.3, M6): a command card's, before any
+    other move, with an MP left. When not, :func:`sea_paths` is empty for every block."""
+    return not c.event and c.amphibious_open and c.mp >= 1
 
 
 def sea_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
@@ -571,14 +611,14 @@ def sea_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
     b = g.state.blocks.get(bid)
     if c is None or b is None or b.loc is None or b.side is not side or bid in g.state.moved:
         return []
-    if c.event or not c.amphibious_open or c.mp < 1 or g.info(bid).is_navis:
+    if not sea_moves_open(c) or g.info(bid).is_navis:
         return []
     board = g.board
     origin = b.loc
     if not board.spaces[origin].is_port:
         return []
     out: list[tuple[str, ...]] = []
-    stack: list[tuple[str, ...]] = [(origin, s) for s in board.seas_of(origin) if g.control(s, side) is Control.FRIENDLY]
+    stack: list[tuple[str, ...]] = [(origin, s) for s in board.seas_of(origin) if g.control(s, side) is _FRIENDLY]
     while stack:
         p = stack.pop()
         sea = p[-1]
@@ -587,7 +627,7 @@ def sea_paths(g: GameLike, side: Side, bid: str) -> list[tuple[str, ...]]:
             if port != origin and sea_move_problem(g, side, bid, q) is None:
                 out.append(q)
         for s in board.seas_of(sea):
-            if s not in p and g.control(s, side) is Control.FRIENDLY:
+            if s not in p and g.control(s, side) is _FRIENDLY:
                 stack.append(p + (s,))
     return sorted(out)
 
@@ -599,9 +639,11 @@ def movable_blocks(g: GameLike, side: Side) -> list[str]:
     moved, blocks = g.state.moved, g.state.blocks
     # _activation_problem(g, c, loc) is None for every location, or only for the activated ones
     if c.mp >= 1 and not (c.event and c.activated):
-        return [bid for bid in g.on_map(side) if bid not in moved]
-    activated = c.activated
-    return [bid for bid in g.on_map(side) if bid not in moved and blocks[bid].loc in activated]
+        return [bid for bid in g.on_map_sorted(side) if bid not in moved]
+    # only the blocks in the activated locations (one to four places): read from the location index
+    out = [bid for loc in c.activated for bid in g.ids_at(loc) if blocks[bid].side is side and bid not in moved]
+    out.sort()
+    return out
 
 
 def legal(g: GameLike, d: Decision) -> Iterator[Choice]:

@@ -31,27 +31,33 @@ from pbem.games.caesar.rules.choices import (
     SeaMove,
 )
 from pbem.games.caesar.rules.game import Game, new_game
-from pbem.games.caesar.rules.movement import block_paths, movable_blocks, sea_paths
+from pbem.games.caesar.rules.movement import block_paths, movable_blocks, sea_moves_open, sea_paths
 from pbem.games.caesar.rules.state import Options
+
+# the decision kinds random_choice tells apart, as module names (an Enum class's attribute is slow to read)
+_MOVES, _LEVIES, _PLAY, _DISCARD = DecisionKind.MOVES, DecisionKind.LEVIES, DecisionKind.PLAY, DecisionKind.DISCARD
+_WINTER_DISBAND = DecisionKind.WINTER_DISBAND
 
 
 def random_choice(g: Game, d: Decision, rng: Rng) -> Choice:
-    if d.kind is DecisionKind.MOVES:
+    kind = d.kind
+    if kind is _MOVES:
         c = g.state.command
         assert c is not None
         if rng.below(4) == 0:
             return EndMoves()
         blocks = movable_blocks(g, d.side)
         rng.shuffle(blocks)
+        by_sea_open = sea_moves_open(c)  # else no block has a sea move
         for bid in blocks[:4]:
             # a uniform pick from the block's sea moves, then its moves (only the one picked is made)
-            by_sea = sea_paths(g, d.side, bid)
+            by_sea = sea_paths(g, d.side, bid) if by_sea_open else []
             by_land = block_paths(g, d.side, bid)
             if by_sea or by_land:
                 i = rng.below(len(by_sea) + len(by_land))
                 return SeaMove(bid, by_sea[i]) if i < len(by_sea) else Move(bid, by_land[i - len(by_sea)])
         return EndMoves()
-    if d.kind is DecisionKind.LEVIES:
+    if kind is _LEVIES:
         if rng.below(6) == 0:
             return EndLevies()
         # a uniform pick from legal(d) (EndLevies, the new blocks, then the steps), made without
@@ -71,14 +77,14 @@ def random_choice(g: Game, d: Decision, rng: Rng) -> Choice:
                     return Levy(bid, cities[k])
                 k -= len(cities)
         return LevyStep(steps[i - 1 - n_pairs])
-    if d.kind is DecisionKind.PLAY or d.kind is DecisionKind.DISCARD:
+    if kind is _PLAY or kind is _DISCARD:
         # a uniform pick from legal(d), made without building every choice
         names = cards.legal_cards(g, d)
         if not names:
             raise EngineError(f"no legal choice for {d}")
         name = names[rng.below(len(names))]  # rng.choice
-        return Play(name) if d.kind is DecisionKind.PLAY else Discard(name)
-    if d.kind is DecisionKind.WINTER_DISBAND and rng.below(8) != 0:
+        return Play(name) if kind is _PLAY else Discard(name)
+    if kind is _WINTER_DISBAND and rng.below(8) != 0:
         return EndDisband()
     opts = list(g.legal(d))
     if not opts:

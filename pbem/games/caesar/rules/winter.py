@@ -105,7 +105,7 @@ def _navis_at_sea(g: GameLike) -> list[str]:
     out = []
     seas, blocks = g.board._seas, g.state.blocks  # a block on the map stands on a known space
     for side in (Side.CAESAR, Side.POMPEY):
-        for bid in g.on_map(side):
+        for bid in g.on_map_sorted(side):
             loc = blocks[bid].loc
             if loc and loc in seas:
                 out.append(bid)
@@ -118,15 +118,14 @@ def supply_limit(g: GameLike, city: str) -> int:
 
 def over_supply(g: GameLike, side: Side) -> list[tuple[str, int]]:
     out = []
-    blocks, seas = g.state.blocks, g.board._seas
-    locs = sorted({loc for b in g.on_map(side) if (loc := blocks[b].loc) is not None})
-    for loc in locs:
-        assert loc is not None
+    seas = g.board._seas
+    for loc in sorted(g.held_by(side)):  # the places of side's blocks
         if loc in seas:  # is_sea (a block on the map stands on a known space)
             continue
         n = g.count(loc, side)
-        if n > supply_limit(g, loc):
-            out.append((loc, n - supply_limit(g, loc)))
+        limit = supply_limit(g, loc)
+        if n > limit:
+            out.append((loc, n - limit))
     return out
 
 
@@ -219,9 +218,9 @@ def _disband(g: GameLike, bid: str, why: str, kind: str = "disband") -> None:
 def _year_reset(g: GameLike) -> None:
     """W5 / 8.6."""
     st = g.state
-    for b in st.blocks.values():
+    for bid, b in st.blocks.items():
         if b.status is BlockStatus.ELIMINATED:
-            b.status = BlockStatus.POOL
+            g.return_to_pool(bid)
     st.winter = None
     st.year += 1
     g.emit("year-reset", Audience.ALL, f"Eliminated blocks return to the levy pools for {st.year}")
@@ -289,7 +288,7 @@ def legal(g: GameLike, d: Decision) -> Iterator[Choice]:
             yield Disband(b)
     else:
         yield EndDisband()
-        for b in g.on_map(d.side):
+        for b in g.on_map_sorted(d.side):
             if g.info(b).type is not BlockType.CLEOPATRA:
                 yield Disband(b)
 
