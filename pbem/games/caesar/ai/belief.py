@@ -244,6 +244,11 @@ class Belief:
         self.candidates: dict[str, list[str]] = {}
         for ph, loc in self.slots:
             self.candidates[ph] = [bid for bid in self.ids if self._fits(bid, loc)]
+        # the placeholders' candidate lists, each distinct one once (one for each kind of place)
+        self._pools: list[tuple[str, ...]] = sorted({tuple(c) for c in self.candidates.values()})
+        index = {pool: i for i, pool in enumerate(self._pools)}
+        self._pool_of = {ph: index[tuple(c)] for ph, c in self.candidates.items()}
+        self._pools_with = {bid: tuple(i for i, pool in enumerate(self._pools) if bid in pool) for bid in self.ids}
         # the order _assign fills the placeholders in: the most constrained first
         self._order = sorted(self.slots, key=lambda s: (len(self.candidates[s[0]]), int(s[0][1:])))
         self.must_place = [bid for bid in self.ids if self.board.blocks[bid].side is self.side]  # defectors
@@ -277,11 +282,14 @@ class Belief:
 
     # ---- drawing --------------------------------------------------------
     def _assign(self, rng: Rng) -> dict[str, str]:
-        """Identities for the placeholders: a random matching that respects block types."""
-        candidates = self.candidates
+        """Identities for the placeholders: a random matching that respects block types. Each
+        placeholder draws uniformly from its candidates not drawn yet, in their order: the
+        placeholders of one kind of place share one list of those (:attr:`_pools`), kept as they
+        are drawn from rather than filtered again for each placeholder."""
+        pools, pool_of, pools_with = self._pools, self._pool_of, self._pools_with
         for _ in range(200):
-            used: set[str] = set()
             out: dict[str, str] = {}
+            free_lists = [list(pool) for pool in pools]  # each pool's candidates not drawn yet, in order
             order = self._order
             ok = True
             # defectors must stand on the map: seat them first where they fit
@@ -292,19 +300,21 @@ class Belief:
                     break
                 ph = rng.choice(spots)
                 out[ph] = bid
-                used.add(bid)
+                for i in pools_with[bid]:
+                    free_lists[i].remove(bid)
             for ph, _loc in order:
                 if not ok:
                     break
                 if ph in out:
                     continue
-                free = [b for b in candidates[ph] if b not in used]
+                free = free_lists[pool_of[ph]]
                 if not free:
                     ok = False
                     break
                 bid = free[rng.below(len(free))]  # rng.choice(free)
                 out[ph] = bid
-                used.add(bid)
+                for i in pools_with[bid]:
+                    free_lists[i].remove(bid)
             if ok:
                 return out
         raise SampleError("no assignment of hidden blocks fits the observation")

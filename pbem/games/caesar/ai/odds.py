@@ -81,6 +81,24 @@ def around(board: Board, loc: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_ENEMY = {Side.CAESAR: Side.POMPEY, Side.POMPEY: Side.CAESAR}
+_NO_KEY = 10_000  # above every key of _slot_keys
+
+
+def _slot_keys(board: Board) -> tuple[dict[str, int], ...]:
+    """:func:`battle.next_slot` orders the blocks that have not acted by (letter, role), and in a
+    surprise battle's Round 1 by (1 - role, letter) (role: 0 the defender, 1 the attacker): the
+    same orders as numbers, for each block as a defender and as an attacker, then the same in a
+    surprise battle's Round 1."""
+    blocks = board.blocks.items()
+    return (
+        {bid: 2 * ord(info.defend.letter) for bid, info in blocks},
+        {bid: 2 * ord(info.attack.letter) + 1 for bid, info in blocks},
+        {bid: 1000 + ord(info.defend.letter) for bid, info in blocks},
+        {bid: ord(info.attack.letter) for bid, info in blocks},
+    )
+
+
 class _Fight:
     """One simulated battle at ``loc``, fought as the rules engine fights it when every block fires
     (:func:`_engine_fight`, which it replaces): the same state changes, in the same order, with the
@@ -89,10 +107,10 @@ class _Fight:
     no choices and writing no events. The retreats and the regroup test are the engine's own
     (:func:`~pbem.games.caesar.rules.battle.retreats_from`, ``regroups_from``)."""
 
-    __slots__ = ("board", "infos", "loc", "here", "side", "strength", "off", "n_here", "around", "arrived", "contest", "rng")
+    __slots__ = ("board", "infos", "loc", "here", "side", "strength", "off", "n_here", "around", "arrived", "contest", "rng", "keys")
 
     def __init__(self, board: Board, loc: str, blocks: dict[str, tuple[Side, int]], around: dict[str, tuple[int, int]],
-                 contest: Contest | None, rng: Rng) -> None:
+                 contest: Contest | None, rng: Rng, keys: tuple[dict[str, int], ...]) -> None:
         self.board = board
         self.infos = board.blocks
         self.loc = loc
@@ -106,6 +124,7 @@ class _Fight:
         self.arrived: dict[str, list[int]] = {}  # blocks retreated into a place of around, by side
         self.contest = contest
         self.rng = rng
+        self.keys = keys  # _slot_keys(board)
 
     # ---- Game's index, for the battle's place only --------------------------------
     def count(self, side: Side) -> int:
@@ -180,7 +199,10 @@ class _Fight:
 
     def any_in_battle(self, bs: BattleState, side: Side) -> bool:
         reserves, sides = bs.reserves, self.side
-        return any(sides[b] is side and b not in reserves for b in self.here)
+        for b in self.here:
+            if sides[b] is side and b not in reserves:
+                return True
+        return False
 
     def sole_side(self, bs: BattleState) -> Side | None:
         caesar, pompey = self.n_here
@@ -193,21 +215,21 @@ class _Fight:
         return bs.defender
 
     def next_slot(self, bs: BattleState) -> tuple[Side, list[str]] | None:
-        infos, sides = self.infos, self.side
+        sides = self.side
         reserves, acted, defender = bs.reserves, bs.acted, bs.defender
-        surprise = bs.surprise and bs.round == 1
-        best: tuple[int, int] | None = None
+        # battle.next_slot's keys as numbers in the same order (_slot_keys)
+        keys = self.keys
+        if bs.surprise and bs.round == 1:
+            as_defender, as_attacker = keys[2], keys[3]
+        else:
+            as_defender, as_attacker = keys[0], keys[1]
+        best = _NO_KEY
         found: list[str] = []
         for b in self.here:
             if b in reserves or b in acted:
                 continue
-            info = infos[b]
-            if sides[b] is defender:
-                letter, role = info.defend.letter, 0
-            else:
-                letter, role = info.attack.letter, 1
-            key = (1 - role, ord(letter)) if surprise else (ord(letter), role)
-            if best is None or key < best:
+            key = as_defender[b] if sides[b] is defender else as_attacker[b]
+            if key < best:
                 best, found = key, [b]
             elif key == best:
                 found.append(b)
@@ -217,14 +239,21 @@ class _Fight:
         return sides[found[0]], found
 
     def hit_candidates(self, bs: BattleState) -> list[str]:
+        """The firing block's enemies in the battle at their highest strength, sorted."""
         assert bs.firing is not None
         sides, strength, reserves = self.side, self.strength, bs.reserves
-        enemy = sides[bs.firing].enemy
-        targets = [b for b in self.here if b not in reserves and sides[b] is enemy]
-        if not targets:
-            return []
-        top = max(strength[b] for b in targets)
-        return sorted(b for b in targets if strength[b] == top)
+        enemy = _ENEMY[sides[bs.firing]]
+        top = 0  # every block on the map has a strength of 1 or more
+        found: list[str] = []
+        for b in self.here:
+            if sides[b] is enemy and b not in reserves:
+                n = strength[b]
+                if n > top:
+                    top, found = n, [b]
+                elif n == top:
+                    found.append(b)
+        found.sort()
+        return found
 
     def retreats(self, bs: BattleState, bid: str) -> list[BattleAction]:
         return battle_mod.retreats_from(self.board, bs, self.contest, self.control, bid, self.side[bid])
@@ -324,7 +353,7 @@ class _Fight:
                 decisions = 1
                 if bs.round == battle_mod.LAST_ROUND and side is bs.attacker:
                     self.do_retreat(bs, self.retreats(bs, blocks[0])[0])
-                elif self.any_in_battle(bs, side.enemy):
+                elif self.any_in_battle(bs, _ENEMY[side]):
                     self.fire(bs, blocks[0])
                 else:
                     bs.acted.add(blocks[0])  # a pass
@@ -370,7 +399,7 @@ class _Fight:
                 decisions += 1
                 self.do_retreat(bs, self.retreats(bs, blocks[0])[0])
                 continue
-            enemy_there = self.any_in_battle(bs, side.enemy)
+            enemy_there = self.any_in_battle(bs, _ENEMY[side])
             if not enemy_there and (bs.round == 1 or not any(self.retreats(bs, b) for b in blocks)):
                 bs.acted.update(blocks)
                 continue
@@ -383,11 +412,12 @@ class _Fight:
                 bs.acted.add(blocks[0])  # a pass
 
 
-def _fight(board: Board, loc: str, sample: BattleSample, around: dict[str, tuple[int, int]]) -> tuple[Side | None, _Fight]:
+def _fight(board: Board, loc: str, sample: BattleSample, around: dict[str, tuple[int, int]],
+           keys: tuple[dict[str, int], ...] | None = None) -> tuple[Side | None, _Fight]:
     """Fight the battle at ``loc`` of ``sample`` to its end with the firing policy: the victor (None:
     not decided) and the fight (its blocks as they end it). ``around``: how many blocks of each side
-    stand in the places around ``loc``."""
-    fight = _Fight(board, loc, sample.blocks, around, sample.contest, sample.rng)
+    stand in the places around ``loc``; ``keys``: ``_slot_keys(board)`` (worked out when not given)."""
+    fight = _Fight(board, loc, sample.blocks, around, sample.contest, sample.rng, keys or _slot_keys(board))
     bs = sample.battle
     if bs is None:
         if sample.contest is None:
@@ -454,6 +484,7 @@ def battle_odds(game: Game, log: Sequence[Event], side: Side, loc: str, samples:
     done = 0
     board = belief.board
     near: dict[str, tuple[int, int]] | None = None
+    keys = _slot_keys(board)
     for _ in range(samples):
         try:
             one = belief.battle_sample(rng, loc)
@@ -468,7 +499,7 @@ def battle_odds(game: Game, log: Sequence[Event], side: Side, loc: str, samples:
         except SampleError:
             return None
         before = {bid: sc for bid, sc in one.blocks.items() if bid != "Cleopatra"}
-        victor, fight = _fight(board, loc, one, ring)
+        victor, fight = _fight(board, loc, one, ring, keys)
         if victor is None:
             continue
         done += 1
