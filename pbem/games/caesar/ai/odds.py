@@ -199,10 +199,7 @@ class _Fight:
 
     def any_in_battle(self, bs: BattleState, side: Side) -> bool:
         reserves, sides = bs.reserves, self.side
-        for b in self.here:
-            if sides[b] is side and b not in reserves:
-                return True
-        return False
+        return any(sides[b] is side and b not in reserves for b in self.here)
 
     def sole_side(self, bs: BattleState) -> Side | None:
         caesar, pompey = self.n_here
