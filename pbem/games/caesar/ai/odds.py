@@ -82,21 +82,36 @@ def around(board: Board, loc: str) -> frozenset[str]:
 
 
 _ENEMY = {Side.CAESAR: Side.POMPEY, Side.POMPEY: Side.CAESAR}
-_NO_KEY = 10_000  # above every key of _slot_keys
+_NO_KEY = 10_000  # above every key of _Tables' orders
 
 
-def _slot_keys(board: Board) -> tuple[dict[str, int], ...]:
-    """:func:`battle.next_slot` orders the blocks that have not acted by (letter, role), and in a
-    surprise battle's Round 1 by (1 - role, letter) (role: 0 the defender, 1 the attacker): the
-    same orders as numbers, for each block as a defender and as an attacker, then the same in a
-    surprise battle's Round 1."""
-    blocks = board.blocks.items()
-    return (
-        {bid: 2 * ord(info.defend.letter) for bid, info in blocks},
-        {bid: 2 * ord(info.attack.letter) + 1 for bid, info in blocks},
-        {bid: 1000 + ord(info.defend.letter) for bid, info in blocks},
-        {bid: ord(info.attack.letter) for bid, info in blocks},
-    )
+@dataclass(frozen=True)
+class _Tables:
+    """The printed facts a fight reads, for every block of a board, as plain tables."""
+
+    # battle.next_slot orders the blocks that have not acted by (letter, role), and in a surprise
+    # battle's Round 1 by (1 - role, letter) (role: 0 the defender, 1 the attacker): the same orders
+    # as numbers, for each block as a defender and as an attacker
+    as_defender: dict[str, int]
+    as_attacker: dict[str, int]
+    surprise_defender: dict[str, int]
+    surprise_attacker: dict[str, int]
+    fire_defending: dict[str, int]  # combat_of's firepower, as a defender
+    fire_attacking: dict[str, int]  # ... and as an attacker
+    down: dict[str, dict[int, int]]  # BlockInfo.step_down of each strength
+
+    @classmethod
+    def of(cls, board: Board) -> _Tables:
+        blocks = board.blocks.items()
+        return cls(
+            {bid: 2 * ord(info.defend.letter) for bid, info in blocks},
+            {bid: 2 * ord(info.attack.letter) + 1 for bid, info in blocks},
+            {bid: 1000 + ord(info.defend.letter) for bid, info in blocks},
+            {bid: ord(info.attack.letter) for bid, info in blocks},
+            {bid: info.defend.fire for bid, info in blocks},
+            {bid: info.attack.fire for bid, info in blocks},
+            {bid: {n: info.step_down(n) for n in info.strengths()} for bid, info in blocks},
+        )
 
 
 class _Fight:
@@ -107,10 +122,10 @@ class _Fight:
     no choices and writing no events. The retreats and the regroup test are the engine's own
     (:func:`~pbem.games.caesar.rules.battle.retreats_from`, ``regroups_from``)."""
 
-    __slots__ = ("board", "infos", "loc", "here", "side", "strength", "off", "n_here", "around", "arrived", "contest", "rng", "keys")
+    __slots__ = ("board", "infos", "loc", "here", "side", "strength", "off", "n_here", "around", "arrived", "contest", "rng", "tables")
 
     def __init__(self, board: Board, loc: str, blocks: dict[str, tuple[Side, int]], around: dict[str, tuple[int, int]],
-                 contest: Contest | None, rng: Rng, keys: tuple[dict[str, int], ...]) -> None:
+                 contest: Contest | None, rng: Rng, tables: _Tables) -> None:
         self.board = board
         self.infos = board.blocks
         self.loc = loc
@@ -124,7 +139,7 @@ class _Fight:
         self.arrived: dict[str, list[int]] = {}  # blocks retreated into a place of around, by side
         self.contest = contest
         self.rng = rng
-        self.keys = keys  # _slot_keys(board)
+        self.tables = tables  # _Tables.of(board)
 
     # ---- Game's index, for the battle's place only --------------------------------
     def count(self, side: Side) -> int:
@@ -173,7 +188,7 @@ class _Fight:
 
     def reduce(self, bid: str) -> None:
         """:meth:`Game.reduce`."""
-        new = self.infos[bid].step_down(self.strength[bid])
+        new = self.tables.down[bid][self.strength[bid]]
         if new:
             self.strength[bid] = new
         else:
@@ -214,12 +229,12 @@ class _Fight:
     def next_slot(self, bs: BattleState) -> tuple[Side, list[str]] | None:
         sides = self.side
         reserves, acted, defender = bs.reserves, bs.acted, bs.defender
-        # battle.next_slot's keys as numbers in the same order (_slot_keys)
-        keys = self.keys
+        # battle.next_slot's keys as numbers in the same order (_Tables)
+        t = self.tables
         if bs.surprise and bs.round == 1:
-            as_defender, as_attacker = keys[2], keys[3]
+            as_defender, as_attacker = t.surprise_defender, t.surprise_attacker
         else:
-            as_defender, as_attacker = keys[0], keys[1]
+            as_defender, as_attacker = t.as_defender, t.as_attacker
         best = _NO_KEY
         found: list[str] = []
         for b in self.here:
@@ -258,8 +273,8 @@ class _Fight:
     def fire(self, bs: BattleState, bid: str) -> None:
         """:func:`battle.do_turn`, firing."""
         bs.acted.add(bid)
-        info = self.infos[bid]
-        fire = (info.defend if self.side[bid] is bs.defender else info.attack).fire
+        t = self.tables
+        fire = (t.fire_defending if self.side[bid] is bs.defender else t.fire_attacking)[bid]
         die = self.rng.below
         hits = 0
         for _ in range(self.strength[bid]):
@@ -410,11 +425,11 @@ class _Fight:
 
 
 def _fight(board: Board, loc: str, sample: BattleSample, around: dict[str, tuple[int, int]],
-           keys: tuple[dict[str, int], ...] | None = None) -> tuple[Side | None, _Fight]:
+           tables: _Tables | None = None) -> tuple[Side | None, _Fight]:
     """Fight the battle at ``loc`` of ``sample`` to its end with the firing policy: the victor (None:
     not decided) and the fight (its blocks as they end it). ``around``: how many blocks of each side
-    stand in the places around ``loc``; ``keys``: ``_slot_keys(board)`` (worked out when not given)."""
-    fight = _Fight(board, loc, sample.blocks, around, sample.contest, sample.rng, keys or _slot_keys(board))
+    stand in the places around ``loc``; ``tables``: ``_Tables.of(board)`` (worked out when not given)."""
+    fight = _Fight(board, loc, sample.blocks, around, sample.contest, sample.rng, tables or _Tables.of(board))
     bs = sample.battle
     if bs is None:
         if sample.contest is None:
@@ -481,7 +496,7 @@ def battle_odds(game: Game, log: Sequence[Event], side: Side, loc: str, samples:
     done = 0
     board = belief.board
     near: dict[str, tuple[int, int]] | None = None
-    keys = _slot_keys(board)
+    tables = _Tables.of(board)
     for _ in range(samples):
         try:
             one = belief.battle_sample(rng, loc)
@@ -496,7 +511,7 @@ def battle_odds(game: Game, log: Sequence[Event], side: Side, loc: str, samples:
         except SampleError:
             return None
         before = {bid: sc for bid, sc in one.blocks.items() if bid != "Cleopatra"}
-        victor, fight = _fight(board, loc, one, ring, keys)
+        victor, fight = _fight(board, loc, one, ring, tables)
         if victor is None:
             continue
         done += 1
