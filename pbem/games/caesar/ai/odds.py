@@ -4,9 +4,17 @@ For each pending battle (a contested location, or the battle being fought) the s
 are exact and the enemy's are drawn by the belief sampler (:class:`~pbem.games.caesar.ai.belief.Belief`
 over :func:`~pbem.games.caesar.ai.belief.observe`), so the estimate never depends on the hidden
 truth: two games that differ only in the enemy's hidden blocks give the same odds. Each sample's
-battle is fought with the rules engine to its end, both sides firing with every block at every turn
-(an attacker retreats when Round 4 obliges him; hits fall where the rules say, the first of equal
-blocks when the owner may choose). Regroups are not played.
+battle is fought by the rules engine's rules to its end, both sides firing with every block at every
+turn (an attacker retreats when Round 4 obliges him; hits fall where the rules say, the first of equal
+blocks when the owner may choose). Regroups are not played; a battle whose victor has no regroup to
+make is not counted (the engine puts such a battle away at once, and the odds always left it out).
+
+The battles are many (200 for each pending battle and side, in every report that shows odds, and
+``pbem verify`` renders every report again), so they are not fought through the engine's decisions:
+:meth:`Belief.battle_sample <pbem.games.caesar.ai.belief.Belief.battle_sample>` draws only the
+battle's part of each position, and :class:`_Fight` makes the engine's state changes and dice draws
+on it, in the engine's order, without decisions, checks or events. Both give exactly what the
+engine gave (``_engine_fight`` over :meth:`Belief.sample`; ``tests/test_odds.py`` holds them to it).
 
 Deterministic: the generator is seeded from public facts (the side, the place, the year and game
 turn, and how many events the side has seen). Pure: no I/O, no clock.
