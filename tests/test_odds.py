@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from conftest import play_random
 from pbem.core.rng import Rng
 from pbem.games.caesar.ai import odds
@@ -287,3 +289,13 @@ def test_the_placeholders_are_assigned_as_before() -> None:
                 for _ in range(30):
                     assert belief._assign(a) == reference(belief, b) and a == b
     assert max(pools) > 1  # placeholders of more than one kind of place (Navis at sea)
+
+
+def test_a_whole_sample_gives_the_same_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the battle's part of a sample cannot be drawn alone (the enemy's sealed answer), the odds
+    fight the battle of the whole sample: the same odds."""
+    g, log = _contested(3)
+    loc = pending_battles(g)[0]
+    want = [battle_odds(g, log, side, loc, 40) for side in Side]
+    monkeypatch.setattr(Belief, "battle_sample", lambda self, rng, loc: None)
+    assert [battle_odds(g, log, side, loc, 40) for side in Side] == want
