@@ -387,8 +387,8 @@ class _Fight:
                 return None
         while True:  # Game.advance with battle.auto, and each decision it stops at, answered
             if bs.stage is BattleStage.HITS:
-                cands = self.hit_candidates(bs)
-                if bs.hits_left <= 0 or not cands:
+                cands = self.hit_candidates(bs) if bs.hits_left > 0 else []  # none needed when no hit is left
+                if not cands:
                     bs.hits_left = 0
                     bs.firing = None
                     bs.stage = BattleStage.TURNS
