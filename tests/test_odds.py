@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+import pytest
+
 from conftest import play_random
 from pbem.core.rng import Rng
+from pbem.games.caesar.ai import odds
+from pbem.games.caesar.ai.belief import Belief, observe
 from pbem.games.caesar.ai.odds import SAMPLES, battle_odds, pending_battles
+from pbem.games.caesar.rules import battle as battle_mod
 from pbem.games.caesar.rules.board import Side
+from pbem.games.caesar.rules.choices import DecisionKind
 from pbem.games.caesar.rules.game import Game, new_game
-from pbem.games.caesar.rules.state import BlockStatus
+from pbem.games.caesar.rules.state import BlockStatus, Contest, Control, Entry, Phase
 from pbem.games.caesar.steps.session import Session
 from pbem.games.caesar.system import SYSTEM, CaesarAdjudication
 from pbem.render import render
@@ -92,3 +100,202 @@ def test_moderator_and_old_games_get_no_odds() -> None:
     old = g.copy()
     old.state.rng = Rng(1)  # a game made before pbem had secrets: its reports stay what they were
     assert "BATTLE ODDS" not in _report(old, log, "Caesar")
+
+
+# ---- the odds' own fight and sample, held to the engine's ------------------------------------------
+
+#: battle_odds as the code before the odds had their own fight gave it (commit 4b67496), for the
+#: battles of practice games played at random (seed) until one is pending, then 3 decisions more:
+#: (seed, extra decisions, place, side) -> (samples, wins, steps lost by Caesar, by Pompey,
+#: blocks eliminated of Caesar, of Pompey, (Caesar, Pompey) killed, (Caesar, Pompey) present)
+PINNED = {
+    (1, 0, "Tarraco", "Caesar"): (200, 5, 587, 159, 195, 38, (0, 0), (0, 27)),
+    (1, 3, "Tarraco", "Pompey"): (200, 200, 401, 42, 200, 0, (7, 0), (7, 0)),
+    (2, 3, "Narbo", "Caesar"): (200, 7, 187, 53, 187, 15, (0, 0), (0, 15)),
+    (3, 0, "Roma", "Pompey"): (200, 169, 332, 136, 169, 22, (3, 22), (4, 200)),
+    (4, 3, "Bilbilis", "Caesar"): (200, 170, 195, 295, 30, 141, (0, 0), (0, 3)),
+    (4, 3, "Narbo", "Pompey"): (200, 31, 183, 496, 80, 144, (2, 0), (9, 0)),
+    (5, 3, "Narbo", "Pompey"): (200, 0, 196, 400, 0, 200, (0, 0), (0, 0)),
+    (7, 3, "Sipontum", "Pompey"): (200, 169, 337, 136, 169, 24, (5, 24), (9, 200)),
+    (8, 3, "Tarraco", "Caesar"): (200, 35, 599, 308, 247, 104, (0, 3), (0, 7)),
+}
+
+
+def test_the_odds_are_those_of_the_engines_fight() -> None:
+    """Reports are stored and re-rendered byte for byte: the odds never change for a position."""
+    for seed in sorted({k[0] for k in PINNED}):
+        g = new_game(seed, rng=Rng(seed, practice=True))
+        log = play_random(g, Rng(seed), log=list(g.events), until=lambda g, log: bool(g.state.contests))
+        for extra in (0, 3):
+            if extra:
+                log = play_random(g, Rng(seed + 100), log=log, limit=extra)
+            for (s, e, loc, side), want in PINNED.items():
+                if (s, e) == (seed, extra):
+                    o = battle_odds(g, log, Side(side), loc)
+                    assert o is not None
+                    got = (o.samples, o.wins, o.steps_lost[Side.CAESAR], o.steps_lost[Side.POMPEY], o.eliminated[Side.CAESAR],
+                           o.eliminated[Side.POMPEY], tuple(o.killed.values()), tuple(o.present.values()))
+                    assert got == want, (seed, extra, loc, side)
+
+
+def _battle_somewhere(g: Game, r: Rng) -> str | None:
+    """A random battle in ``g`` (changed in place), about to be fought: blocks of both sides at a
+    random place at random strengths, entries from its neighbours (some of them reserves), sometimes
+    Cleopatra or a surprise battle."""
+    st, board = g.state, g.board
+    loc = sorted(board.spaces)[r.below(len(board.spaces))]
+    sea, port = board.is_sea(loc), board.spaces[loc].is_port
+    for bid in g.blocks_at(loc):
+        if bid != "Cleopatra":
+            g.take_off(bid, BlockStatus.POOL)
+    near = [n for n, _e in board.neighbors_by_road(loc)] + list(board.seas_of(loc)) + (list(board.ports_of(loc)) if sea else [])
+    if not near:
+        return None
+    attacker = (Side.CAESAR, Side.POMPEY)[r.below(2)]
+    main = near[r.below(len(near))]
+    entries = []
+    for side in (attacker, attacker.enemy):
+        fit = sorted(b for b, info in board.blocks.items()
+                     if info.side is side and b != "Cleopatra" and (info.is_navis if sea else (port or not info.is_navis)))
+        r.shuffle(fit)
+        for bid in fit[: 1 + r.below(5)]:
+            g.place(bid, loc)
+            st.blocks[bid].strength = r.choice(board.blocks[bid].strengths())
+            if side is attacker or r.below(3) == 0:
+                entries.append(Entry(side, main if side is attacker and r.below(3) else near[r.below(len(near))], bid))
+    if not sea and r.below(4) == 0:
+        g.place("Cleopatra", loc)
+        g.set_side("Cleopatra", (Side.CAESAR, Side.POMPEY)[r.below(2)])
+        st.blocks["Cleopatra"].strength = r.choice(board.blocks["Cleopatra"].strengths())
+    if g.control(loc, Side.CAESAR) is not Control.CONTESTED:
+        return None
+    st.contests[loc] = Contest(attacker, entries, {attacker: main} if r.below(2) else {})
+    st.surprise = loc if r.below(4) == 0 else None
+    st.phase, st.command, st.battle = Phase.BATTLE, None, None
+    st.rng = Rng(r.next64())
+    return loc
+
+
+def test_the_odds_fight_is_the_engines_fight() -> None:
+    """odds._Fight against the rules engine's fight (odds._engine_fight) on random battles, some of
+    them taken up in the middle: the same victor, the same blocks after it, the same dice."""
+    seen: Counter[str] = Counter()
+    for seed in (1, 2, 3):
+        g0, _log = _contested(seed)
+        r = Rng(seed * 31 + 5)
+        for _ in range(60):
+            g = g0.copy()
+            loc = _battle_somewhere(g, r)
+            if loc is None:
+                continue
+            for _ in range(r.below(12) if r.below(2) else 0):  # into the battle through the engine
+                if g.state.battle is None:
+                    battle_mod.start_battle(g, loc)
+                    g.advance()
+                bs = g.state.battle
+                if bs is None or bs.loc != loc or bs.victor is not None:
+                    break
+                d = g.pending()[0]
+                g.apply_legal(d, battle_mod.first_turn_option(g, d.get("blocks")[0]) if d.kind is DecisionKind.BATTLE_TURN
+                              else next(iter(g.legal(d))))
+            bs = g.state.battle
+            if bs is not None and (bs.loc != loc or bs.victor is not None):
+                continue
+            seen["taken up"] += bs is not None
+            ids = g.blocks_at(loc)
+            mine, engine = g.copy(), g.copy()
+            sample = odds._whole(mine, loc)
+            around = {x: (mine.count(x, Side.CAESAR), mine.count(x, Side.POMPEY)) for x in odds.around(g.board, loc)}
+            victor, fight = odds._fight(g.board, loc, sample, around)
+            assert victor == odds._engine_fight(engine, loc)
+            if victor is None:
+                continue
+            for bid in ids:
+                b = engine.state.blocks[bid]
+                assert (fight.off.get(bid, BlockStatus.MAP), fight.strength[bid], fight.side[bid], bid in fight.here) == (
+                    b.status, b.strength, b.side, b.loc == loc)
+                seen["retreated"] += b.status is BlockStatus.MAP and b.loc != loc
+                seen["killed"] += b.status is BlockStatus.DEAD
+            assert sample.rng == engine.state.rng
+            seen["fought"] += 1
+            seen["surprise"] += g.state.surprise == loc
+            seen["reserves"] += bool(fight.contest and any(fight.contest.is_reserve(e.block) for e in fight.contest.entries))
+            seen["at sea"] += g.board.is_sea(loc)
+            seen["Cleopatra changed sides"] += "Cleopatra" in ids and fight.side["Cleopatra"] is not g.state.blocks["Cleopatra"].side
+    assert all(seen[k] >= 3 for k in ("fought", "taken up", "retreated", "killed", "surprise", "reserves", "at sea",
+                                      "Cleopatra changed sides")), seen
+
+
+def test_a_battle_sample_is_the_battle_of_a_whole_sample() -> None:
+    """Belief.battle_sample draws what Belief.sample draws, and gives that sample's battle."""
+    checked = 0
+    for seed in (1, 4):
+        g, log = _contested(seed)
+        log = play_random(g, Rng(seed + 100), log=log, limit=2)
+        for side in Side:
+            belief = Belief(observe(g, log, side))
+            for loc in pending_battles(g):
+                a, b = Rng(seed), Rng(seed)
+                for _ in range(20):
+                    one, whole = belief.battle_sample(a, loc), belief.sample(b)
+                    assert one is not None
+                    assert one == odds._whole(whole, loc) and a == b
+                    ring = belief.counts(odds.around(g.board, loc))
+                    assert ring == {x: (whole.count(x, Side.CAESAR), whole.count(x, Side.POMPEY)) for x in ring}
+                    checked += 1
+    assert checked >= 100
+
+
+def test_the_placeholders_are_assigned_as_before() -> None:
+    """Belief._assign (its pools of candidates) draws what filtering each placeholder's candidates gave."""
+
+    def reference(belief: Belief, rng: Rng) -> dict[str, str]:
+        for _ in range(200):
+            used: set[str] = set()
+            out: dict[str, str] = {}
+            ok = True
+            for bid in belief.must_place:
+                spots = [ph for ph, _loc in belief._order if ph not in out and bid in belief.candidates[ph]]
+                if not spots:
+                    ok = False
+                    break
+                ph = rng.choice(spots)
+                out[ph] = bid
+                used.add(bid)
+            for ph, _loc in belief._order:
+                if not ok:
+                    break
+                if ph in out:
+                    continue
+                free = [b for b in belief.candidates[ph] if b not in used]
+                if not free:
+                    ok = False
+                    break
+                out[ph] = free[rng.below(len(free))]
+                used.add(out[ph])
+            if ok:
+                return out
+        raise AssertionError("no assignment")
+
+    pools = set()
+    for seed in (2, 5):
+        g, log = _contested(seed)
+        for more in (0, 150, 150):
+            log = play_random(g, Rng(seed + more), log=log, limit=more)
+            for side in Side:
+                belief = Belief(observe(g, log, side))
+                pools.add(len(belief._pools))
+                a, b = Rng(seed), Rng(seed)
+                for _ in range(30):
+                    assert belief._assign(a) == reference(belief, b) and a == b
+    assert max(pools) > 1  # placeholders of more than one kind of place (Navis at sea)
+
+
+def test_a_whole_sample_gives_the_same_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the battle's part of a sample cannot be drawn alone (the enemy's sealed answer), the odds
+    fight the battle of the whole sample: the same odds."""
+    g, log = _contested(3)
+    loc = pending_battles(g)[0]
+    want = [battle_odds(g, log, side, loc, 40) for side in Side]
+    monkeypatch.setattr(Belief, "battle_sample", lambda self, rng, loc: None)
+    assert [battle_odds(g, log, side, loc, 40) for side in Side] == want

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +37,7 @@ from pbem.core.rng import Rng
 from pbem.games.caesar.rules.board import Board, Side, default_board
 from pbem.games.caesar.rules.choices import Decision, DecisionKind
 from pbem.games.caesar.rules.game import Game
-from pbem.games.caesar.rules.state import BlockState, BlockStatus, Entry, GameState
+from pbem.games.caesar.rules.state import BattleState, BlockState, BlockStatus, Contest, Entry, GameState
 from pbem.games.caesar.view.history import visible_events
 
 CLEOPATRA = "Cleopatra"
@@ -244,6 +244,11 @@ class Belief:
         self.candidates: dict[str, list[str]] = {}
         for ph, loc in self.slots:
             self.candidates[ph] = [bid for bid in self.ids if self._fits(bid, loc)]
+        # the placeholders' candidate lists, each distinct one once (one for each kind of place)
+        self._pools: list[tuple[str, ...]] = sorted({tuple(c) for c in self.candidates.values()})
+        index = {pool: i for i, pool in enumerate(self._pools)}
+        self._pool_of = {ph: index[tuple(c)] for ph, c in self.candidates.items()}
+        self._pools_with = {bid: tuple(i for i, pool in enumerate(self._pools) if bid in pool) for bid in self.ids}
         # the order _assign fills the placeholders in: the most constrained first
         self._order = sorted(self.slots, key=lambda s: (len(self.candidates[s[0]]), int(s[0][1:])))
         self.must_place = [bid for bid in self.ids if self.board.blocks[bid].side is self.side]  # defectors
@@ -253,6 +258,7 @@ class Belief:
         self._known: dict[str, tuple[Side, str | None, int, BlockStatus]] = {}  # the known blocks' fields (ditto)
         self._slot_loc: dict[str, str] = {}  # placeholder -> its location (set by _template)
         self._strengths: dict[str, tuple[int, ...]] = {}  # hidden block -> its strengths (set by _template)
+        self._spots: dict[str, _Spot] = {}  # battle_sample's place -> what its samples share
 
     def _fits(self, bid: str, loc: str) -> bool:
         info = self.board.blocks[bid]
@@ -276,11 +282,14 @@ class Belief:
 
     # ---- drawing --------------------------------------------------------
     def _assign(self, rng: Rng) -> dict[str, str]:
-        """Identities for the placeholders: a random matching that respects block types."""
-        candidates = self.candidates
+        """Identities for the placeholders: a random matching that respects block types. Each
+        placeholder draws uniformly from its candidates not drawn yet, in their order: the
+        placeholders of one kind of place share one list of those (:attr:`_pools`), kept as they
+        are drawn from rather than filtered again for each placeholder."""
+        pools, pool_of, pools_with = self._pools, self._pool_of, self._pools_with
         for _ in range(200):
-            used: set[str] = set()
             out: dict[str, str] = {}
+            free_lists = [list(pool) for pool in pools]  # each pool's candidates not drawn yet, in order
             order = self._order
             ok = True
             # defectors must stand on the map: seat them first where they fit
@@ -291,19 +300,21 @@ class Belief:
                     break
                 ph = rng.choice(spots)
                 out[ph] = bid
-                used.add(bid)
+                for i in pools_with[bid]:
+                    free_lists[i].remove(bid)
             for ph, _loc in order:
                 if not ok:
                     break
                 if ph in out:
                     continue
-                free = [b for b in candidates[ph] if b not in used]
+                free = free_lists[pool_of[ph]]
                 if not free:
                     ok = False
                     break
                 bid = free[rng.below(len(free))]  # rng.choice(free)
                 out[ph] = bid
-                used.add(bid)
+                for i in pools_with[bid]:
+                    free_lists[i].remove(bid)
             if ok:
                 return out
         raise SampleError("no assignment of hidden blocks fits the observation")
@@ -412,6 +423,105 @@ class Belief:
             g.apply(enemy, rng.choice(list(g.legal(Decision(enemy, kind)))))
         return g
 
+    # ---- one battle's blocks only (the battle odds) ---------------------------------
+    def battle_sample(self, rng: Rng, loc: str) -> BattleSample | None:
+        """What :meth:`sample` gives of the battle at ``loc`` (its blocks on the map, its contest, the
+        battle being fought there, the game's random stream), with the same draws in the same order
+        but without the rest of the position. None, drawing nothing, when the sample needs the whole
+        game (the enemy's sealed answer, drawn from its legal choices): use :meth:`sample`."""
+        if self.base["enemy_sealed"]:
+            return None
+        spot = self._spots.get(loc)
+        if spot is None:
+            spot = self._spots[loc] = self._spot(loc)
+        enemy = self.side.enemy
+        names = self._assign(rng)
+        all_strengths = self._strengths
+        full = self.full
+        blocks = dict(spot.known)
+        slot_loc = self._slot_loc
+        for ph, bid in names.items():  # as sample() draws them
+            strengths = all_strengths[bid]
+            at_full = full > 0 and rng.below(1 << 20) < full * (1 << 20)
+            strength = strengths[0] if at_full else strengths[rng.below(len(strengths))]
+            if slot_loc[ph] == loc:
+                blocks[bid] = (enemy, strength)
+        rng.shuffle(list(range(len(self.ids) - len(names))))  # the off-map blocks' order: not read here
+        if spot.cleopatra is enemy:
+            strength = rng.choice(self.board.blocks[CLEOPATRA].strengths())
+            if CLEOPATRA in blocks:
+                blocks[CLEOPATRA] = (enemy, strength)
+        seed = self._skip_cards(rng)
+        contest = spot.contest
+        if contest is not None:
+            contest = Contest(contest.attacker, [Entry(e.side, e.frm, names.get(e.block, e.block)) for e in contest.entries], dict(contest.main))
+        battle = spot.battle
+        if battle is not None:
+            def r(b: str) -> str:
+                return names.get(b, b)
+
+            b = battle
+            battle = BattleState(
+                b.loc, b.attacker, b.defender, b.round, b.stage, b.surprise, {r(x) for x in b.reserves}, {r(x) for x in b.acted},
+                dict(b.retreat_use), dict(b.sea_retreats), b.hits_left, r(b.firing) if b.firing is not None else None, b.victor,
+                dict(b.regroup_use), {r(x) for x in b.regrouped}, b.swapped,
+            )
+        return BattleSample(blocks, contest, battle, spot.surprise, Rng(seed, 0))
+
+    def _skip_cards(self, rng: Rng) -> int:
+        """:meth:`_draw_cards`' draws without the cards: the sampled game's seed."""
+        n_enemy = int(self.base["hands"][self.side.enemy.value])
+        n_deck = int(self.base["deck"])
+        cards = list(range(len(self.unknown_cards)))
+        rng.shuffle(cards)
+        if len(cards) < n_enemy + n_deck:
+            raise SampleError(f"{len(cards)} unknown cards for a hand of {n_enemy} and a deck of {n_deck}")
+        return rng.next64()
+
+    def _spot(self, loc: str) -> _Spot:
+        """What every sample shares of the battle at ``loc``: the known blocks there, its contest and
+        battle (hidden blocks under their placeholders), where Cleopatra stands."""
+        st = self._template()
+        known = {bid: (side, strength) for bid, (side, where, strength, status) in self._known.items()
+                 if status is BlockStatus.MAP and where == loc}
+        bs = st.battle if st.battle is not None and st.battle.loc == loc else None
+        return _Spot(known, st.contests.get(loc), bs, st.surprise == loc, st.blocks[CLEOPATRA].side)
+
+    def counts(self, places: Iterable[str]) -> dict[str, tuple[int, int]]:
+        """How many blocks of each side (Caesar's, Pompey's) stand in each of ``places`` in every
+        sample: the known blocks and the enemy's hidden ones (public: observe keeps their places)."""
+        self._template()
+        wanted = set(places)
+        out = {x: [0, 0] for x in wanted}
+        for side, where, _strength, status in self._known.values():
+            if status is BlockStatus.MAP and where in wanted:
+                out[where][0 if side is Side.CAESAR else 1] += 1
+        enemy = 0 if self.side.enemy is Side.CAESAR else 1
+        for _ph, where in self.slots:
+            if where in wanted:
+                out[where][enemy] += 1
+        return {x: (n[0], n[1]) for x, n in out.items()}
+
+
+@dataclass(frozen=True)
+class _Spot:
+    known: dict[str, tuple[Side, int]]  # the known blocks on the map at the place: side, strength
+    contest: Contest | None  # its contest (placeholders for hidden blocks)
+    battle: BattleState | None  # the battle being fought there (ditto)
+    surprise: bool  # it is the turn's surprise battle
+    cleopatra: Side  # whose Cleopatra is
+
+
+@dataclass(frozen=True)
+class BattleSample:
+    """One sample of a battle (:meth:`Belief.battle_sample`)."""
+
+    blocks: dict[str, tuple[Side, int]]  # the blocks on the map at the place: side, strength
+    contest: Contest | None
+    battle: BattleState | None  # the battle being fought there (a copy of the position's)
+    surprise: bool
+    rng: Rng  # the sampled game's random stream
+
 
 def _card_key(name: str) -> tuple[int, str]:
     from pbem.games.caesar.rules.cards import card_sort_key
@@ -419,4 +529,4 @@ def _card_key(name: str) -> tuple[int, str]:
     return card_sort_key(name)
 
 
-__all__ = ["Belief", "Observation", "SampleError", "known_eliminated", "observe"]
+__all__ = ["BattleSample", "Belief", "Observation", "SampleError", "known_eliminated", "observe"]

@@ -11,11 +11,11 @@ disruption check. The winner may regroup.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from pbem.errors import IllegalChoiceError
-from pbem.games.caesar.rules.board import ROAD_LIMIT, SIDES, EdgeKind, Side
+from pbem.games.caesar.rules.board import ROAD_LIMIT, SIDES, Board, EdgeKind, Side
 from pbem.games.caesar.rules.choices import (
     Action,
     Audience,
@@ -29,7 +29,7 @@ from pbem.games.caesar.rules.choices import (
     TakeHit,
 )
 from pbem.games.caesar.rules.movement import road_key
-from pbem.games.caesar.rules.state import BattleStage, BattleState, Control, Phase, Transition
+from pbem.games.caesar.rules.state import BattleStage, BattleState, Contest, Control, Phase, Transition
 
 if TYPE_CHECKING:
     from pbem.games.caesar.rules.protocol import GameLike
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 RETREAT_STRAIT_LIMIT = 1  # 7.61
 LAST_ROUND = 4
+#: who controls a place for a side (:meth:`Game.control`'s signature)
+ControlOf = Callable[[str, Side], Control]
 
 
 # ---- phase flow --------------------------------------------------------------
@@ -340,30 +342,40 @@ def _finish(g: GameLike, victor: Side) -> None:
 
 def navis_origins(g: GameLike, loc: str, side: Side) -> set[str]:
     """The seas and ports from which ``side``'s Navis came into the fight at ``loc`` (B7)."""
-    contest = g.state.contests.get(loc)
+    return _navis_origins(g.board, g.state.contests.get(loc), side)
+
+
+def _navis_origins(board: Board, contest: Contest | None, side: Side) -> set[str]:
     if contest is None:
         return set()
-    return {e.frm for e in contest.entries if e.side is side and g.info(e.block).is_navis}
+    return {e.frm for e in contest.entries if e.side is side and board.blocks[e.block].is_navis}
 
 
 def retreat_places(g: GameLike, loc: str, side: Side, *, attacking: bool, navis: bool) -> list[tuple[str, bool, EdgeKind | None]]:
     """Where a block of ``side`` may retreat from the fight at ``loc`` (7.6-7.64, 7.82, B4, B7),
     before the limits of a round (road limits, one Sea Retreat): ``(place, by_sea, road kind)``.
     Used by the battle itself and, before a battle starts, by the plan hints and plan warnings."""
-    board = g.board
-    contest = g.state.contests.get(loc)
+    return places_from(g.board, g.state.contests.get(loc), g.control, loc, side, attacking=attacking, navis=navis)
+
+
+def places_from(
+    board: Board, contest: Contest | None, control: ControlOf, loc: str, side: Side, *, attacking: bool, navis: bool
+) -> list[tuple[str, bool, EdgeKind | None]]:
+    """:func:`retreat_places` from its inputs: the contest at ``loc`` and who controls each place
+    (``control(place, side)``, as :meth:`Game.control` answers), so that a simulation holding only
+    the fight and its surroundings (the battle odds) retreats by the same rules."""
     own_origins = set(contest.origins(side)) if contest else set()
     enemy_origins = set(contest.origins(side.enemy)) if contest else set()
     out: list[tuple[str, bool, EdgeKind | None]] = []
 
     def ctl(x: str) -> Control:
-        return g.control(x, side)
+        return control(x, side)
 
     if navis:
         # B7 (7.82): an attacking Navis may go back to any sea or port from which its side's
         # attacking Navis came into the battle, read for them together as 7.62 reads "road(s)
         # used to start or reinforce the battle" for land blocks; not only its own origin.
-        came = navis_origins(g, loc, side) if attacking else set()
+        came = _navis_origins(board, contest, side) if attacking else set()
         dests: set[str] = set()
         seas = board.seas_of(loc)
         ports = board.ports_of(loc) if board.is_sea(loc) else ()
@@ -398,11 +410,15 @@ def retreat_options(g: GameLike, bid: str) -> list[BattleAction]:
     st = g.state
     bs = st.battle
     assert bs is not None
+    return retreats_from(g.board, bs, st.contests.get(bs.loc), g.control, bid, st.blocks[bid].side)
+
+
+def retreats_from(board: Board, bs: BattleState, contest: Contest | None, control: ControlOf, bid: str, side: Side) -> list[BattleAction]:
+    """:func:`retreat_options` from its inputs (:func:`places_from`): ``bid`` of ``side`` in the battle ``bs``."""
     if bs.round < 2:
         return []
-    side = st.blocks[bid].side
     out: list[BattleAction] = []
-    places = retreat_places(g, bs.loc, side, attacking=side is bs.attacker, navis=g.info(bid).is_navis)
+    places = places_from(board, contest, control, bs.loc, side, attacking=side is bs.attacker, navis=board.blocks[bid].is_navis)
     for to, by_sea, kind in places:
         if by_sea:
             # B4 (7.64): at most one Sea Retreat per battle round *for each side*, counted apart
@@ -424,22 +440,25 @@ def regroup_options(g: GameLike, side: Side) -> list[Regroup]:
 
 def _regroups(g: GameLike, side: Side) -> Iterator[Regroup]:
     """:func:`regroup_options` one by one (the battle's end asks only whether there is one)."""
-    st = g.state
-    bs = st.battle
+    bs = g.state.battle
     assert bs is not None
-    board = g.board
+    return regroups_from(g.board, bs, g.control, g.blocks_at(bs.loc, side), side)
+
+
+def regroups_from(board: Board, bs: BattleState, control: ControlOf, blocks: list[str], side: Side) -> Iterator[Regroup]:
+    """:func:`_regroups` from its inputs (:func:`places_from`): ``blocks``, ``side``'s blocks at the battle, sorted."""
     loc = bs.loc
-    for bid in g.blocks_at(loc, side):
+    for bid in blocks:
         if bid in bs.regrouped:
             continue
-        if g.info(bid).is_navis:
+        if board.blocks[bid].is_navis:
             dests = list(board.seas_of(loc)) + (list(board.ports_of(loc)) if board.is_sea(loc) else [])
             for d in sorted(dests):
-                if g.control(d, side) in (Control.FRIENDLY, Control.VACANT):
+                if control(d, side) in (Control.FRIENDLY, Control.VACANT):
                     yield Regroup(bid, d)
             continue
         for n, e in board.neighbors_by_road(loc):
-            if g.control(n, side) not in (Control.FRIENDLY, Control.VACANT):
+            if control(n, side) not in (Control.FRIENDLY, Control.VACANT):
                 continue
             if bs.regroup_use.get(road_key(side, loc, n), 0) + 1 > ROAD_LIMIT[e.kind]:
                 continue
