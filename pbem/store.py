@@ -1405,7 +1405,7 @@ def _check_email(who: str, email: str) -> None:
     try:
         header: Any = HeaderRegistry()("To", email)
         groups, defects = list(header.groups), list(header.defects)
-    except (ValueError, IndexError, TypeError):  # the parser gives up on some broken input
+    except (ValueError, IndexError, TypeError, AttributeError):  # the parser gives up on some broken input (":;0")
         raise StoreError(f"the email address for {who} is {email!r}; {hint}") from None
     addresses = [a for g in groups for a in g.addresses]
     if any(g.display_name is not None for g in groups):
