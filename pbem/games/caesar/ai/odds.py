@@ -226,13 +226,7 @@ class _Fight:
 
     def sole_side(self, bs: BattleState) -> Side | None:
         caesar, pompey = self.n_here
-        if caesar and pompey:
-            return None
-        if caesar:
-            return Side.CAESAR
-        if pompey:
-            return Side.POMPEY
-        return bs.defender
+        return battle_mod.sole_side(caesar, pompey, bs.defender)
 
     def next_slot(self, bs: BattleState) -> tuple[Side, list[str]] | None:
         sides = self.side

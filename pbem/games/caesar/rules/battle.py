@@ -265,14 +265,19 @@ def auto(g: GameLike) -> bool:
 def _sole_side(g: GameLike) -> Side | None:
     bs = g.state.battle
     assert bs is not None
-    caesar, pompey = g.count(bs.loc, Side.CAESAR), g.count(bs.loc, Side.POMPEY)
+    return sole_side(g.count(bs.loc, Side.CAESAR), g.count(bs.loc, Side.POMPEY), bs.defender)
+
+
+def sole_side(caesar: int, pompey: int, defender: Side) -> Side | None:
+    """Who holds the battle's place alone, given each side's blocks there (None: both are there; the
+    defender when nobody is left)."""
     if caesar and pompey:
         return None
     if caesar:
         return Side.CAESAR
     if pompey:
         return Side.POMPEY
-    return bs.defender
+    return defender
 
 
 def _end_round(g: GameLike) -> None:
