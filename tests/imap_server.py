@@ -202,6 +202,12 @@ class Inboxes:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         msg = email.message_from_bytes(envelope.content, policy=policy.default)
         assert isinstance(msg, EmailMessage)
+        subject = msg["Subject"]
+        if subject is not None and subject != subject.lstrip():
+            # A subject that fits on a line of its own is folded right after "Subject:" (the standard
+            # library's choice, valid RFC 5322); unfolded it is the same field, which a mail program
+            # shows without the leading space, but the library reads it back with one.
+            msg.replace_header("Subject", subject.lstrip())
         for rcpt in envelope.rcpt_tos:
             assert msg["To"] == rcpt  # one recipient per message
             self.got.setdefault(rcpt, []).append(msg)
