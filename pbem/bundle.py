@@ -22,6 +22,7 @@ from pbem.envelope import authenticate, parse_password_removed, parse_submission
 from pbem.errors import EnvelopeError
 from pbem.moderator import CHECK as MODERATOR_CHECK
 from pbem.moderator import credentials_over_time
+from pbem.records import LEGACY_SYSTEM
 from pbem.rows import EventRow, GameRow, GameRows, OutboxRow, PlayerRow, SnapshotRow, SubmissionRow
 
 BUNDLE_FORMAT = "pbem-audit-bundle 1"
@@ -38,7 +39,7 @@ _SNAP_FIELDS = ("step", "session", "hash", "last_event", "cause", "submission_id
                 "created")
 _REPORT_FIELDS = ("id", "step", "recipient", "format", "subject", "body", "since_event", "upto_event", "created",
                   "renderer")
-_DEFAULTS = {"system": "caesar", "renderer": None}  # fields a bundle may lack: its game is Julius Caesar
+_DEFAULTS = {"system": LEGACY_SYSTEM, "renderer": None}  # fields a bundle may lack: its game is Julius Caesar
 
 
 def export_bundle(game: GameRow, players: list[PlayerRow], subs: list[SubmissionRow],

@@ -50,7 +50,7 @@ from pbem.envelope import (
 )
 from pbem.errors import CredentialError, EnvelopeError, PbemError
 from pbem.games import find_game
-from pbem.records import LEGACY_SCHEMAS, Cause, Verdict
+from pbem.records import LEGACY_SCHEMAS, LEGACY_SYSTEM, Cause, Verdict
 
 if TYPE_CHECKING:
     from pbem.rows import OutboxRow
@@ -209,7 +209,7 @@ def is_practice(game: GameFacts) -> bool:
 
 def system_of(game: GameFacts) -> GameSystem:
     """The game system a game file holds (files written before the system column: Julius Caesar)."""
-    return find_game(getattr(game, "system", None) or "caesar")
+    return find_game(getattr(game, "system", None) or LEGACY_SYSTEM)
 
 
 def game_options(game: GameFacts) -> dict[str, Any]:

@@ -14,13 +14,16 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GAME_FILE_SUFFIX", "GAME_ID_RE", "computer_settings", "games_in", "LEGACY_SCHEMAS", "READABLE_SCHEMAS", "SCHEMA", "Cause", "Receipt", "Verdict"]
+__all__ = ["GAME_FILE_SUFFIX", "GAME_ID_RE", "LEGACY_SYSTEM", "computer_settings", "games_in", "LEGACY_SCHEMAS", "READABLE_SCHEMAS", "SCHEMA", "Cause", "Receipt", "Verdict"]
 
 SCHEMA = "pbem-store 3"  # 2: outbox.submission_id (replies); 3: game.system, game.commitment and game.secret
 LEGACY_SCHEMAS = ("pbem-store 2",)  # read too: migrated when opened (see pbem.store)
 READABLE_SCHEMAS = (*LEGACY_SCHEMAS, SCHEMA)
 GAME_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")  # a game's id, and its file's name
 GAME_FILE_SUFFIX = ".db"  # a game's file in the home folder: <game id>.db
+#: The game system of a file or bundle that does not name one: files written before the system column
+#: (format 2) are all Julius Caesar. The only place the core names a game of its own accord.
+LEGACY_SYSTEM = "caesar"
 
 
 def computer_settings(home: Path, game_id: str) -> Path:

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from pbem import bodies
 from pbem.bodies import DamagedBodyError
-from pbem.records import SCHEMA
+from pbem.records import LEGACY_SYSTEM, SCHEMA, Verdict
 
 __all__ = [
     "EventRow",
@@ -41,7 +41,7 @@ class GameRow:
     created: str
     header_hash: str
     schema_version: str = SCHEMA
-    system: str = "caesar"
+    system: str = LEGACY_SYSTEM
     scenario: str | None = None
     deadline_seconds: int | None = None
     moderator_email: str = ""
@@ -69,7 +69,7 @@ class SubmissionRow:
     side: str | None = None
     step: int | None = None
     digest: str | None = None
-    verdict: str = "received"
+    verdict: str = Verdict.RECEIVED.value
     reason: str | None = None
     errors: str | None = None
     applied_step: int | None = None

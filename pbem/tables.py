@@ -13,7 +13,7 @@ from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
 from pbem import bodies
-from pbem.records import LEGACY_SCHEMAS, READABLE_SCHEMAS, SCHEMA, Cause, Verdict
+from pbem.records import LEGACY_SCHEMAS, LEGACY_SYSTEM, READABLE_SCHEMAS, SCHEMA, Cause, Verdict
 
 __all__ = [
     "LEGACY_SCHEMAS",
@@ -60,7 +60,7 @@ class GameRecord(SQLModel, table=True):
 
     id: str = Field(primary_key=True)
     schema_version: str = SCHEMA  # the format the file was created in (part of the set-up's hash)
-    system: str = "caesar"  # the game system (pbem.games.find_game); files of format 2 are all Julius Caesar
+    system: str = LEGACY_SYSTEM  # the game system (pbem.games.find_game); files of format 2 are all Julius Caesar
     seed: int
     options: str  # JSON: the game's option values (format 2: the engine options; the battle mode in settings)
     settings: str  # JSON: "{}" (format 2: the step settings)

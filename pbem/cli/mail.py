@@ -76,7 +76,6 @@ class MailboxChoice:
             parse_imap_url(self.imap_url)  # a wrong address is a usage error before anything is read
 
     def password(self) -> str:
-
         if self.imap_password_file is not None:
             try:
                 lines = self.imap_password_file.read_text(encoding="utf-8").splitlines()
@@ -179,7 +178,6 @@ def send(game_id: str | None, server: str, sender: str, starttls: bool, user: st
             --smtp mail.example.org:587 --starttls --user moderator
         pbem send --game club-1 --from moderator@example.org --dry-run outgoing/
     """
-
     from pbem.transport.outbox import DryRunTransport, SmtpTransport, Transport, send_outbox, send_summary
 
     if "@" not in sender:
