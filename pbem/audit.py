@@ -47,6 +47,7 @@ from pbem.decide import (
     system_of,
 )
 from pbem.errors import PbemError
+from pbem.records import ON_DEMAND
 from pbem.rows import (
     EventRow,
     GameRow,
@@ -69,13 +70,19 @@ class VerifyReport:
     steps: int = 0
     submissions: int = 0
     events: int = 0
-    reports: int = 0
+    reports: int = 0  # the stored report texts compared
+    on_demand: int = 0  # the reports mailed to no one: kept without a text (records.ON_DEMAND), none to compare
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what was not checked, and why (never a problem)
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    def checked(self) -> str:
+        """``N reports checked``, and how many more were mailed to no one (nothing stored to compare)."""
+        more = f" ({self.on_demand} more mailed to no one: made when asked for)" if self.on_demand else ""
+        return f"{self.reports} reports checked{more}"
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> str:
@@ -275,7 +282,7 @@ def verify_rows(rows: GameRows, *, jobs: int | None = None) -> VerifyReport:
         return verify(rows.game, rows.players, rows.subs, rows.events, rows.snaps, rows.reports, jobs=jobs)
     except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # rows too damaged to replay
         return VerifyReport(rows.game.id, steps=len(rows.snaps), submissions=len(rows.subs), events=len(rows.events),
-                            reports=len(rows.reports),
+                            reports=sum(1 for r in rows.reports if r.body is not None or r.renderer != ON_DEMAND),
                             problems=[f"the game file is damaged: the replay stopped at {type(exc).__name__}: "
                                       f"{str(exc)[:200]}"])
 
@@ -320,7 +327,9 @@ class _Verifier:
         self, game: GameRow, players: dict[str, PlayerRow], subs: list[SubmissionRow],
         events: list[EventRow], snaps: dict[int, SnapshotRow], outbox: list[OutboxRow],
     ) -> VerifyReport:
-        report = VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events), reports=len(outbox))
+        kept = sum(1 for r in outbox if r.body is None and getattr(r, "renderer", None) == ON_DEMAND)
+        report = VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events),
+                              reports=len(outbox) - kept, on_demand=kept)
         if header_hash(game) != game.header_hash:
             self.fail(None, "the game's set-up (seed, options, scenario) does not match its stored hash")
         if game.commitment and game.secret is not None and sha256_hex(game.secret) != game.commitment:
@@ -532,6 +541,8 @@ class _Verifier:
             if row.body is not None and getattr(row, "renderer", current) != current:
                 older += 1  # rendered by another version of pbem: its text cannot be made again here
                 continue
+            if row.body is None and getattr(row, "renderer", None) == ON_DEMAND:
+                continue  # mailed to no one so far: rendered when asked for, no stored text to compare
             if row.body is None:
                 found[i] = f"step {row.step}: the {row.format} report for {row.recipient} was never rendered"
                 continue

@@ -71,7 +71,7 @@ def run_demo(home: Path, *, examples: Any = None, echo: Callable[[str], None] = 
                 raise StoreError(f"sample {item['file']}: expected {item['expect']}, got {r.verdict.value}: "
                                  f"{r.reason} {list(r.errors)}; regenerate with examples/make_sample.py")
         out = home / f"{gid}-reports"
-        rows = st.outbox()
+        rows = st.with_bodies(st.outbox())  # with those kept on demand (the steps that asked a player nothing)
         for row in rows:
             folder = out / f"step-{row.step:02d}"
             folder.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GAME_FILE_SUFFIX", "GAME_ID_RE", "LEGACY_SYSTEM", "computer_settings", "games_in", "LEGACY_SCHEMAS", "READABLE_SCHEMAS", "SCHEMA", "Cause", "Receipt", "Verdict"]
+__all__ = ["GAME_FILE_SUFFIX", "GAME_ID_RE", "LEGACY_SYSTEM", "ON_DEMAND", "computer_settings", "games_in", "LEGACY_SCHEMAS", "READABLE_SCHEMAS", "SCHEMA", "Cause", "Receipt", "Verdict"]
 
 SCHEMA = "pbem-store 3"  # 2: outbox.submission_id (replies); 3: game.system, game.commitment and game.secret
 LEGACY_SCHEMAS = ("pbem-store 2",)  # read too: migrated when opened (see pbem.store)
@@ -24,6 +24,12 @@ GAME_FILE_SUFFIX = ".db"  # a game's file in the home folder: <game id>.db
 #: The game system of a file or bundle that does not name one: files written before the system column
 #: (format 2) are all Julius Caesar. The only place the core names a game of its own accord.
 LEGACY_SYSTEM = "caesar"
+#: The ``renderer`` of a report kept without a body because, when it was queued, it was to be mailed
+#: to no one: a step that asks nothing of a player who folds such steps into his next mail, or a
+#: recipient without an address. Its body is rendered from the stored game when someone asks for it
+#: (``pbem report``, the demo, or ``pbem send`` when it is mailed after all: then it is stored).
+#: A report whose body is NULL and whose renderer is not this one is unfinished work (recovery renders it).
+ON_DEMAND = "on demand"
 
 
 def computer_settings(home: Path, game_id: str) -> Path:

@@ -112,7 +112,7 @@ from pbem.envelope import (
 from pbem.errors import EnvelopeError, PbemError
 from pbem.games import DEFAULT_GAME, find_game
 from pbem.queries import BUSY_TIMEOUT_SECONDS
-from pbem.records import GAME_FILE_SUFFIX, GAME_ID_RE, Receipt, games_in
+from pbem.records import GAME_FILE_SUFFIX, GAME_ID_RE, ON_DEMAND, Receipt, games_in
 from pbem.replies import NOTICE, queue_reply
 from pbem.rows import read_game
 
@@ -550,7 +550,8 @@ class Store(SqlFile):
         try:
             with self._read() as db:
                 rows = [db.get(SubmissionRecord, sid) for sid in sids]
-                missing = len(db.exec(select(OutboxRecord.id).where(OutboxRecord.body.is_(None))).all())  # type: ignore[union-attr]
+                missing = len(db.exec(select(OutboxRecord.id).where(
+                    OutboxRecord.body.is_(None), OutboxRecord.renderer.is_not(ON_DEMAND))).all())  # type: ignore[union-attr]
                 resolved = {s.submission_id: s.step for s in db.exec(select(SnapshotRecord).where(
                     SnapshotRecord.submission_id.in_(sids))).all()}  # type: ignore[union-attr]
         except StoreError:
@@ -823,7 +824,12 @@ class Store(SqlFile):
         for recipient in self.recipients:
             # A player who gets mail only for the steps that ask something of him (folding, the default):
             # the report of such a step tells what happened since his last report that asked something.
-            fold = folding.get(recipient, False) and (step.over or step.awaits(recipient))
+            asked = step.over or step.awaits(recipient)
+            fold = folding.get(recipient, False) and asked
+            # A report that goes to no one as things stand (a step that asks nothing of a player who folds
+            # it into his next mail, a recipient without an address) is kept without a body, rendered
+            # when asked for (records.ON_DEMAND); the send renders and stores it if it is mailed after all.
+            on_demand = not emails.get(recipient) or (folding.get(recipient, False) and not asked)
             last_mailed = self._last_asking_report(db, recipient, before=step.number) if fold else None
             mailed: dict[str, int] = {}  # format -> the last event of the report that last asked him
             if last_mailed is not None:
@@ -837,7 +843,8 @@ class Store(SqlFile):
                              "email": emails.get(recipient, ""), "format": fmt,
                              "subject": report_subject(game.id, step.number, step.title, language), "body": None,
                              "since_event": since or 0, "upto_event": last_event, "created": created, "sent": None,
-                             "submission_id": None, "renderer": None, "language": language})
+                             "submission_id": None, "renderer": ON_DEMAND if on_demand else None,
+                             "language": language})
         # one INSERT for the step's reports (rendered later, by render_pending)
         db.connection().execute(OutboxRecord.__table__.insert(), rows)  # type: ignore[attr-defined]
 
@@ -920,42 +927,75 @@ class Store(SqlFile):
             # plain columns and one UPDATE for all (the ORM's rows and flush cost more than the queries)
             rows = [_PendingReport(*r) for r in conn.exec_driver_sql(
                 "SELECT id, step, recipient, format, since_event, upto_event, language FROM outbox "
-                "WHERE body IS NULL ORDER BY id")]
+                "WHERE body IS NULL AND renderer IS NOT ? ORDER BY id", (ON_DEMAND,))]
             if not rows:
                 return 0
-            log, chain = self._log_upto(db, max(row.upto_event for row in rows))
-            # The steps of every report each (recipient, format) has from the first step rendered here on,
-            # and his last one before it: a report's "before" is his latest report step below its own.
-            first = min(row.step for row in rows)
-            report_steps: dict[tuple[str, str], list[int]] = {}
-            for recipient, fmt, step_no in [
-                *conn.exec_driver_sql("SELECT recipient, format, MAX(step) FROM outbox WHERE kind = 'report' "
-                                      "AND step < ? GROUP BY recipient, format", (first,)),
-                *conn.exec_driver_sql("SELECT DISTINCT recipient, format, step FROM outbox WHERE kind = 'report' "
-                                      "AND step >= ?", (first,))]:
-                report_steps.setdefault((recipient, fmt), []).append(step_no)
-            befores = [max((s for s in report_steps.get((row.recipient, row.format), ()) if s < row.step),
-                           default=None) for row in rows]
-            wanted = {row.step for row in rows} | {b for b in befores if b is not None}
-            snaps = {step_no: (session, deadline) for step_no, session, deadline in conn.exec_driver_sql(
-                f"SELECT step, session, deadline FROM snapshot WHERE step IN ({', '.join('?' * len(wanted))})",
-                tuple(wanted))}
             written: list[tuple[bytes, str, int]] = []
-            for row, before in zip(rows, befores, strict=True):
-                if row.step not in snaps:
-                    raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
-                                     "no snapshot; `pbem verify` shows what differs; restore the file from a backup")
-                session, deadline = snaps[row.step]
-                # the chain up to the report's last event (before the first event: the set-up's hash)
-                at = chain[row.upto_event - 1] if row.upto_event else self._game_row.header_hash
-                prev = snaps.get(before) if before is not None else None
-                body = render_report(self.system, session, log, row, deadline, at, prev[0] if prev is not None else None)
+            for row, body in zip(rows, self._render_rows(db, rows), strict=True):
                 # stored as the ORM's ReportBody column stores it (pbem.bodies)
                 written.append((bodies.pack(body), renderer_of(self.system, row.language or "en"), row.id))
                 done += 1
                 _checkpoint("rendered")
             conn.exec_driver_sql("UPDATE outbox SET body = ?, renderer = ? WHERE id = ?", written)
         return done
+
+    def _render_rows(self, db: DbSession, rows: Sequence[_PendingReport]) -> Iterator[str]:
+        """The bodies of reports ``rows`` (in order), rendered from the stored game."""
+        if not rows:
+            return
+        conn = db.connection()
+        log, chain = self._log_upto(db, max(row.upto_event for row in rows))
+        # The steps of every report each (recipient, format) has from the first step rendered here on,
+        # and his last one before it: a report's "before" is his latest report step below its own.
+        first = min(row.step for row in rows)
+        report_steps: dict[tuple[str, str], list[int]] = {}
+        for recipient, fmt, step_no in [
+            *conn.exec_driver_sql("SELECT recipient, format, MAX(step) FROM outbox WHERE kind = 'report' "
+                                  "AND step < ? GROUP BY recipient, format", (first,)),
+            *conn.exec_driver_sql("SELECT DISTINCT recipient, format, step FROM outbox WHERE kind = 'report' "
+                                  "AND step >= ?", (first,))]:
+            report_steps.setdefault((recipient, fmt), []).append(step_no)
+        befores = [max((s for s in report_steps.get((row.recipient, row.format), ()) if s < row.step),
+                       default=None) for row in rows]
+        wanted = {row.step for row in rows} | {b for b in befores if b is not None}
+        snaps = {step_no: (session, deadline) for step_no, session, deadline in conn.exec_driver_sql(
+            f"SELECT step, session, deadline FROM snapshot WHERE step IN ({', '.join('?' * len(wanted))})",
+            tuple(wanted))}
+        for row, before in zip(rows, befores, strict=True):
+            if row.step not in snaps:
+                raise StoreError(f"{self.path} is damaged: report #{row.id} is for step {row.step}, which has "
+                                 "no snapshot; `pbem verify` shows what differs; restore the file from a backup")
+            session, deadline = snaps[row.step]
+            # the chain up to the report's last event (before the first event: the set-up's hash)
+            at = chain[row.upto_event - 1] if row.upto_event else self._game_row.header_hash
+            prev = snaps.get(before) if before is not None else None
+            yield render_report(self.system, session, log, row, deadline, at, prev[0] if prev is not None else None)
+
+    def on_demand(self, rows: Sequence[OutboxRecord], *, store: bool = False) -> dict[int, str]:
+        """The bodies of the reports among ``rows`` kept without one (records.ON_DEMAND), by row id,
+        rendered from the stored game as they would have been when queued. ``store``: write them in
+        (one transaction; they are then reports like the others, compared by ``pbem verify``), for
+        a report about to be mailed; else nothing is written (a file that is only read)."""
+        wanted = [_PendingReport(r.id or 0, r.step, r.recipient, r.format, r.since_event, r.upto_event,
+                                 r.language or "en")
+                  for r in rows if r.body is None and r.kind == "report" and r.renderer == ON_DEMAND]
+        if not wanted:
+            return {}
+        with (self._write() if store else self._read()) as db:
+            made = dict(zip((w.id for w in wanted), self._render_rows(db, wanted), strict=True))
+            if store:
+                db.connection().exec_driver_sql(
+                    "UPDATE outbox SET body = ?, renderer = ? WHERE id = ? AND body IS NULL",
+                    [(bodies.pack(made[w.id]), renderer_of(self.system, w.language), w.id) for w in wanted])
+        return made
+
+    def with_bodies(self, rows: list[OutboxRecord]) -> list[OutboxRecord]:
+        """``rows`` with the bodies of those kept on demand filled in (rendered, not stored)."""
+        made = self.on_demand(rows)
+        for row in rows:
+            if row.id in made:
+                row.body = made[row.id]
+        return rows
 
     # -- reading state
     def _snapshot(self, db: DbSession) -> _OpenStep:
@@ -1256,7 +1296,7 @@ class Store(SqlFile):
                      + (f" to {steps[-1]}" if len(steps) > 1 else "")
                      if steps else "`pbem status` shows the steps so far")
             raise StoreError(f"game {self.game_id} has no {fmt} report for {recipient}{where}; {known}")
-        return rows[-1]
+        return self.with_bodies(rows[-1:])[0]
 
     @contextmanager
     def sending(self, ids: Sequence[int], when: str | None = None) -> Iterator[None]:

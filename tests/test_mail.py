@@ -311,7 +311,7 @@ def test_send_delivers_each_report_once_to_its_own_recipient(tmp_path: Path, smt
     unsent = {}
     for gid in ("g", "h"):
         with home_.open(gid) as st:
-            unsent[gid] = [r for r in st.outbox(kind=None) if r.sent is None]
+            unsent[gid] = st.with_bodies([r for r in st.outbox(kind=None) if r.sent is None])
     assert len(unsent["g"]) == 12 and len(unsent["h"]) == 6
 
     r = cli(home, "send", "--smtp", server, "--from", "Club PBEM <pbem@club.example>")

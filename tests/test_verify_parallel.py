@@ -40,13 +40,22 @@ def _alter(db: Path, step: int, fmt: str) -> str:
     """Change one letter of the ``fmt`` report of ``step``; returns its recipient."""
     con = sqlite3.connect(db)
     oid, recipient, stored = con.execute("SELECT id, recipient, body FROM outbox WHERE kind = 'report' AND step = ? "
-                                         "AND format = ? ORDER BY id", (step, fmt)).fetchone()
+                                         "AND format = ? AND body IS NOT NULL ORDER BY id", (step, fmt)).fetchone()
     body = unpack(stored)
     at = body.index("Caesar") + 1
     con.execute("UPDATE outbox SET body = ? WHERE id = ?", (pack(body[:at] + "A" + body[at + 1:]), oid))
     con.commit()
     con.close()
     return str(recipient)
+
+
+def _stored(db: Path) -> int:
+    """How many reports are stored with their text (not kept on demand): those verify compares."""
+    con = sqlite3.connect(db)
+    try:
+        return int(con.execute("SELECT COUNT(*) FROM outbox WHERE kind = 'report' AND body IS NOT NULL").fetchone()[0])
+    finally:
+        con.close()
 
 
 def _verify(home: Home, jobs: int, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, int]:
@@ -74,12 +83,12 @@ def test_workers_find_what_one_process_finds(demo: Path, tmp_path: Path, monkeyp
     assert not alone.ok and spread.problems == alone.problems
     assert [p.split(" differs")[0] for p in spread.problems] == [
         f"step 3: the html report for {whom[0]}", f"step 8: the text report for {whom[1]}"]
-    assert spread.reports == alone.reports == 114
+    assert spread.reports == alone.reports == _stored(db) > 40
 
 
 def test_a_clean_game_passes_with_workers(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     report, here = _verify(Home(demo), 2, monkeypatch)
-    assert report.ok and report.reports == 114 and here == 1
+    assert report.ok and report.reports == _stored(demo / f"{DEMO_GAME}.db") > 40 and here == 1
 
 
 def test_an_error_in_a_worker_is_reported_as_in_one_process(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:

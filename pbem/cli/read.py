@@ -150,13 +150,14 @@ def verify(game_id: str | None, as_json: bool) -> None:
     results, failed = _each_game(None, game_id, check, recover=False, quick=direct)
     if as_json:
         _echo_json([{"game": r.game, "ok": r.ok, "steps": r.steps, "submissions": r.submissions,
-                     "events": r.events, "reports": r.reports, "problems": r.problems, "notes": r.notes}
+                     "events": r.events, "reports": r.reports, "reports_on_demand": r.on_demand,
+                     "problems": r.problems, "notes": r.notes}
                     for r in results])
     else:
         for r in results:
             if r.ok:
                 click.echo(f"{r.game}: OK: {r.steps} steps, {r.submissions} submissions, {r.events} events, "
-                           f"{r.reports} reports checked")
+                           f"{r.checked()}")
             else:
                 click.echo(f"{r.game}: FAILED")
                 for p in r.problems:
@@ -228,7 +229,7 @@ def audit_check(bundle: Path, saved: Path | None) -> None:
    r = result.report
    if r.ok:
        click.echo(f"{r.game}: OK: {r.steps} steps, {r.submissions} submissions, {r.events} events, "
-                  f"{r.reports} reports checked" + ("" if result.draws_checked else " (not the draws)"))
+                  f"{r.checked()}" + ("" if result.draws_checked else " (not the draws)"))
    else:
        click.echo(f"{r.game}: FAILED")
        for p in r.problems:

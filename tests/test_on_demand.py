@@ -1,0 +1,131 @@
+"""Reports mailed to no one are kept without a body and rendered when asked for.
+
+A step that asks nothing of a player who folds such steps into his next mail, and every report to
+a recipient without an address, is queued as ``records.ON_DEMAND``: the same row (step, recipient,
+the events it covers), no text. Asked for (``pbem report``, the demo) it is rendered from the
+stored game, byte for byte what rendering it when queued gives; mailed after all (the player stops
+folding) it is rendered then and stored. Recovery does not take it for unfinished work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pbem.core.rng import Rng
+from pbem.envelope import new_envelope, sign_envelope
+from pbem.games.caesar.rules.autoplay import random_orders
+from pbem.games.caesar.rules.board import Side
+from pbem.queries import needs_the_store
+from pbem.records import ON_DEMAND
+from pbem.store import Home
+from pbem.transport.outbox import DryRunTransport, send_outbox
+from test_mail import EMAILS, make_games
+
+SENDER = "Club PBEM <pbem@club.example>"
+GID = "h"  # both players have an address, the moderator has none
+
+
+def play(home: Path, gid: str, keys: dict, steps: int, seed: int = 5) -> None:
+    """Random orders from whichever side is awaited until step ``steps`` opens."""
+    rng, n = Rng(seed), 0
+    with Home(home).open(gid) as st:
+        while st.status().step < steps and not st.status().over:
+            status = st.status()
+            side = next(s for s in status.awaiting if s not in status.received)
+            orders = random_orders(st.adjudication().session, Side(side), rng)
+            env = new_envelope(gid, side, status.step, orders, nonce=hashlib.sha256(f"{n}".encode()).hexdigest()[:32])
+            st.receive(sign_envelope(env, keys[Side(side)].private_pem).to_json().encode())
+            n += 1
+
+
+@pytest.fixture()
+def played(tmp_path: Path) -> tuple[Path, dict]:
+    """Game ``h``, played to step 10."""
+    home = tmp_path / "home"
+    keys = make_games(home, GID)[GID]
+    play(home, GID, keys, 10)
+    return home, keys
+
+
+def rows_of(home: Path) -> list[tuple[int, int, str, str, bytes | None, str | None]]:
+    with sqlite3.connect(home / f"{GID}.db") as conn:
+        return conn.execute("SELECT id, step, recipient, format, body, renderer FROM outbox WHERE kind = 'report' "
+                            "ORDER BY id").fetchall()
+
+
+def test_only_the_reports_that_go_to_someone_are_rendered_when_queued(played: tuple[Path, dict]) -> None:
+    home, _ = played
+    assert EMAILS[GID]["Caesar"] and EMAILS[GID]["Pompey"] and not EMAILS[GID]["moderator"]
+    with Home(home).open(GID) as st:
+        asks = st.asks(range(1, st.status().step + 1))
+        assert st.folding() == {"Caesar": True, "Pompey": True}
+    for _id, step, recipient, _fmt, body, renderer in rows_of(home):
+        awaiting, over = asks[step]
+        mailed = recipient != "moderator" and (over or recipient in awaiting)
+        assert (body is not None) == mailed, (step, recipient)
+        assert (renderer == ON_DEMAND) == (not mailed)
+    held = {(step, r) for _i, step, r, _f, body, _ in rows_of(home) if body is None and r != "moderator"}
+    assert held, "a game of ten steps has steps that ask one side nothing"
+    with sqlite3.connect(home / f"{GID}.db") as conn:  # nothing left for recovery: the plain paths stay open
+        assert not needs_the_store(conn, GID)
+    with Home(home).open(GID) as st:
+        assert st.render_pending() == 0
+
+
+def test_a_report_kept_on_demand_is_the_report_rendered_when_queued(played: tuple[Path, dict]) -> None:
+    home, _ = played
+    before = rows_of(home)
+    kept = [(i, step, r, f) for i, step, r, f, body, _ in before if body is None]
+    with Home(home).open(GID) as st:
+        asked = {(step, r, f): st.report(r, f, step).body for _i, step, r, f in kept}
+        shown = {row.id: row.body for row in st.with_bodies(st.outbox())}
+    assert all(asked.values()) and [asked[(s, r, f)] for i, s, r, f in kept] == [shown[i] for i, *_ in kept]
+    assert rows_of(home) == before  # reading renders, and writes nothing
+    # The same rows made unfinished work instead: recovery renders them, and stores the same bytes.
+    with sqlite3.connect(home / f"{GID}.db") as conn:
+        conn.execute("UPDATE outbox SET renderer = NULL WHERE renderer = ?", (ON_DEMAND,))
+    with Home(home).open(GID) as st:  # opening recovers
+        stored = {(row.step, row.recipient, row.format): row.body for row in st.outbox()}
+        assert st.verify().ok
+    assert {key: stored[key] for key in asked} == asked
+
+
+def test_verify_compares_the_stored_reports_and_says_how_many_were_mailed_to_no_one(played: tuple[Path, dict]) -> None:
+    home, _ = played
+    kept = sum(1 for *_, body, _r in rows_of(home) if body is None)
+    with Home(home).open(GID) as st:
+        report = st.verify()
+    assert report.ok and report.reports == len(rows_of(home)) - kept
+    assert report.on_demand == kept and report.checked().endswith(f"({kept} more mailed to no one: made when asked for)")
+    with sqlite3.connect(home / f"{GID}.db") as conn:  # a stored report changed by hand is still caught
+        (a, b) = conn.execute("SELECT id FROM outbox WHERE body IS NOT NULL AND format = 'text' AND kind = 'report' "
+                              "ORDER BY id LIMIT 2").fetchall()
+        conn.execute("UPDATE outbox SET body = (SELECT body FROM outbox WHERE id = ?) WHERE id = ?", (b[0], a[0]))
+    with Home(home).open(GID) as st:
+        assert not st.verify().ok
+
+
+def test_a_held_report_mailed_after_all_is_rendered_then_and_stored(played: tuple[Path, dict], tmp_path: Path) -> None:
+    home, _ = played
+    out = tmp_path / "out"
+    held = sorted({step for _i, step, r, _f, body, _ in rows_of(home) if r == "Caesar" and body is None})
+    with Home(home).open(GID) as st:
+        expected = {s: st.report("Caesar", "text", s).body for s in held}
+        st.set_folding("Caesar", False)  # he stops folding: every step's report is a mail of its own
+    dry, failure = send_outbox(Home(home), DryRunTransport(tmp_path / "dry"), SENDER, game=GID, mark=False)
+    assert not failure and {r.step for r in dry if r.recipient == "Caesar" and r.status == "written"} >= set(held)
+    assert [r for r in rows_of(home) if r[2] == "Caesar" and r[4] is None], "a dry run stores nothing"
+    results, failure = send_outbox(Home(home), DryRunTransport(out), SENDER, game=GID)
+    assert not failure
+    assert {r.step for r in results if r.recipient == "Caesar" and r.status == "sent"} >= set(held)
+    assert not [r for r in rows_of(home) if r[2] == "Caesar" and r[4] is None]  # stored with the mark
+    with Home(home).open(GID) as st:
+        assert {s: st.report("Caesar", "text", s).body for s in held} == expected
+        assert all(r.sent for r in st.outbox(recipient="Caesar"))
+        assert st.verify().ok
+    # and the moderator, without an address, still has nothing rendered
+    assert all(body is None for _i, _s, r, _f, body, _ in rows_of(home) if r == "moderator")
