@@ -108,6 +108,10 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5, help="runs of each `pbem submit` measurement")
     ap.add_argument("--jobs", type=int, default=0, help="time `pbem inbox --jobs N` besides --jobs 1 (0: as "
                     "people run it, with its default: one worker per core)")
+    ap.add_argument("--every-report", action="store_true",
+                    help="every game's moderator has an address and its players do not fold: every report of a "
+                         "resolving step is rendered (by default the moderator has none and the players fold, as a "
+                         "new game does, so the reports that go to no one are kept on demand)")
     args = ap.parse_args()
     keys = {s: generate_keypair() for s in Side}
     players = tuple(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text) for s in Side)
@@ -124,8 +128,11 @@ def main() -> int:
         home = t / "home"
         t0 = time.perf_counter()
         ids = [f"club-{i:03d}" for i in range(args.games)]
+        moderator = "moderator@example.org" if args.every_report else ""
         for gid in ids:
-            Home(home).create(GameSetup(gid, players, seed=SEED)).close()
+            with Home(home).create(GameSetup(gid, players, seed=SEED, moderator_email=moderator)) as st:
+                for side in Side if args.every_report else ():
+                    st.set_folding(side.value, False)
         setup = time.perf_counter() - t0
         fresh = t / "fresh"
         shutil.copytree(home, fresh)
@@ -155,7 +162,10 @@ def main() -> int:
             return 1
         summary = done.stdout.decode().strip().splitlines()[-1]
         accepted = int(re.search(r"(\d+) accepted", summary).group(1))  # type: ignore[union-attr]
-        print(f"created {args.games} games in {setup:.1f} s")
+        with Home(home).open(ids[0]) as st:
+            queued = st.outbox()
+        print(f"created {args.games} games in {setup:.1f} s; each game's {len(queued)} reports: "
+              f"{sum(1 for r in queued if r.body is not None)} rendered, the rest go to no one (kept on demand)")
         print(f"pbem inbox --jobs 1: {n} messages ({args.games * resolving} resolving) in {wall:.2f} s: "
               f"{n / wall:.1f} submissions/s ({accepted} accepted); cpu {_CPU[-1]:.2f} s: {n / _CPU[-1]:.1f} "
               "submissions per cpu-second")
