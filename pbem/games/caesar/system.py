@@ -8,7 +8,7 @@ Sides are plain strings at this border ("Caesar", "Pompey"); inside they are :cl
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.core.events import ALL, Event
@@ -36,9 +36,22 @@ def _side(side: str) -> Side:
 
 @dataclass
 class CaesarAdjudication:
-    """One game's adjudication state (a :class:`Session`) behind the core's interface."""
+    """One game's adjudication state (a :class:`Session`) behind the core's interface.
+
+    The core checks a submission, asks for its warnings, then submits it (:func:`pbem.decide.decide`):
+    the lines :meth:`check` found are kept for the other two, which would otherwise parse and check
+    the same text again, as long as nothing changed in between (the same side, text, step and sealed
+    orders; every method that changes the session forgets them)."""
 
     session: Session
+    _checked: tuple[Any, list[Any]] | None = field(default=None, repr=False, compare=False)
+
+    def _state_key(self, side: str, text: str) -> Any:
+        return side, text, self.session.step_no, tuple((s, tuple(o)) for s, o in self.session.sealed.items())
+
+    def _lines_checked(self, side: str, text: str) -> list[Any] | None:
+        kept = self._checked
+        return kept[1] if kept is not None and kept[0] == self._state_key(side, text) else None
 
     @property
     def game(self) -> Game:
@@ -57,22 +70,27 @@ class CaesarAdjudication:
         )
 
     def check(self, side: str, text: str) -> None:
+        self._checked = None
         try:
-            self.session.check(_side(side), text)
+            lines = self.session.check(_side(side), text)
         except SubmissionRejected as exc:  # the problems as Phrases: a reply says them in the player's language
             raise SubmissionRejected([_said(e) for e in exc.errors]) from None
+        self._checked = (self._state_key(side, text), lines)
 
     def warnings(self, side: str, text: str) -> list[OrderProblem]:
-        return [_said(e) for e in self.session.warnings(_side(side), text)]
+        return [_said(e) for e in self.session.warnings(_side(side), text, self._lines_checked(side, text))]
 
     def submit(self, side: str, text: str, entropy: str = "") -> list[Event]:
-        return self.session.submit(_side(side), text, entropy)
+        lines, self._checked = self._lines_checked(side, text), None
+        return self.session.submit(_side(side), text, entropy, lines)
 
     def resolve(self, *, deadline: bool = False) -> list[Event]:
+        self._checked = None
         return self.session.resolve(deadline=deadline)
 
     def conclude(self, winner: str | None, how: str) -> list[Event]:
         """End the game now (a resignation): the Result names the winner and how, the score is the VP held."""
+        self._checked = None
         g = self.session.game
         st = g.state
         if st.phase is Phase.OVER:

@@ -304,12 +304,29 @@ def _arabic(text: str) -> str:
     return f"{m.group(1)} {total}"
 
 
+#: The names each board resolved so far, per (side, normalized spelling): the same few spellings come
+#: in every submission, and finding one walks the whole catalogue. A name that resolves to nothing is
+#: not kept (it raises, with suggestions made from ``text``). The board is kept with its table, so
+#: its id names it for as long as the table lives.
+_RESOLVED: dict[int, tuple[Board, dict[tuple[Side, str], str]]] = {}
+
+
 def resolve_block_name(board: Board, side: Side, text: str) -> str:
     """A block name as ``side`` may write it, resolved with the static catalogue only."""
     text = _arabic(text)
     key = _norm(text)
     if not key:
         raise InvalidOrderError("a block name is missing")
+    known = _RESOLVED.get(id(board))
+    if known is None or known[0] is not board:
+        known = _RESOLVED[id(board)] = (board, {})
+    found = known[1].get((side, key))
+    if found is None:
+        found = known[1][(side, key)] = _resolve_block_key(board, side, text, key)
+    return found
+
+
+def _resolve_block_key(board: Board, side: Side, text: str, key: str) -> str:
     enemy = side.enemy
     own, foreign, unique_foreign = None, None, []
     enemy_key = _norm(enemy.value)

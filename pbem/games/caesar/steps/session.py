@@ -136,18 +136,21 @@ class Session(StepState):
             raise SubmissionRejected(errors)
         return lines
 
-    def warnings(self, side: Side, text: str) -> list[OrderError]:
+    def warnings(self, side: Side, text: str, checked: list[OrderLine] | None = None) -> list[OrderError]:
         """Accepted orders that can never be carried out (battle plans into enemy-held places),
-        by the side's own knowledge; call before :meth:`submit`, which may resolve the step."""
-        lines, _ = parse_orders(text, side, self.game.board)
+        by the side's own knowledge; call before :meth:`submit`, which may resolve the step.
+        ``checked``: what :meth:`check` returned for this text (its lines: not parsed again)."""
+        lines = checked if checked is not None else parse_orders(text, side, self.game.board)[0]
         return plan_warnings(self, side, lines)
 
     # ---- submitting and resolving -----------------------------------------
-    def submit(self, side: Side, text: str, entropy: str = "") -> list[Event]:
+    def submit(self, side: Side, text: str, entropy: str = "", checked: list[OrderLine] | None = None) -> list[Event]:
         """Accept a submission for the current step (a revision replaces the earlier one);
         resolve the step when everything awaited is in. Returns the events (empty when waiting).
-        ``entropy`` (the submission's hash) keys the draws of the step in a keyed game."""
-        lines = self.check(side, text)
+        ``entropy`` (the submission's hash) keys the draws of the step in a keyed game.
+        ``checked``: what :meth:`check` returned for this side and text in this same state, so
+        they are not checked again (the caller vouches that nothing changed in between)."""
+        lines = checked if checked is not None else self.check(side, text)
         self.sealed[side] = [str(ln.order) for ln in lines]
         if entropy:
             self.entropy[side] = entropy
