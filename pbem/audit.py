@@ -59,7 +59,7 @@ from pbem.rows import (
     damaged_bodies,
     read_game,
 )
-from pbem.workers import cores
+from pbem.workers import cores, fork_ready, forks_done
 
 __all__ = ["VerifyReport", "first_difference", "verify", "verify_connection", "verify_file"]
 
@@ -192,9 +192,11 @@ class _ReportJob:
         global _job
         _job = self
         try:
+            fork_ready()
             pool = mp.get_context("fork").Pool(jobs)
         except BaseException:
             _job = None
+            forks_done()
             raise
         return _Running(pool, pool.map_async(_check_group, range(1, len(groups)), chunksize=1), found)
 
@@ -209,6 +211,7 @@ class _ReportJob:
         finally:
             running.pool.terminate()
             _job = None
+            forks_done()
         found = running.found
         for k, answer in enumerate(answers, start=1):
             # a worker that failed: its steps are checked here, which meets (and raises) the same error
@@ -221,6 +224,7 @@ class _ReportJob:
         global _job
         if running is not None:
             running.pool.terminate()
+            forks_done()
         _job = None
 
     def run(self, jobs: int | None) -> dict[int, str]:

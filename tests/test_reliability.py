@@ -317,3 +317,24 @@ def test_inbox_and_run_use_one_worker_per_core_by_default(tmp_path: Path, monkey
     CliRunner().invoke(main, ["--home", str(tmp_path), "inbox", "--mbox", str(box), "--jobs", "2"])
     CliRunner().invoke(main, ["--home", str(tmp_path), "run", "--mbox", str(box), "--from", "c@example.org"])
     assert seen == [3, 2, 3]
+
+
+def test_inbox_workers_are_forked_from_a_frozen_heap_given_back_after(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games fed by forked workers (`--jobs`): the parent's objects are out of the collector's
+    reach while they run (a worker's collections copy no page it shares), and collected again after."""
+    import gc
+
+    import pbem.workers
+    from pbem.transport.inbox import read_inbox
+
+    home = tmp_path / "home"
+    keys = make_games(home, "g", "h")
+    mails = [armored_mail(mail_signed(keys[gid], gid, C, year_start_orders(home, gid, C)).to_armor(),
+                          f"{gid}@example.org", "x@example.org") for gid in ("g", "h")]
+    frozen: list[int] = []
+    ready = pbem.workers.fork_ready
+    monkeypatch.setattr(pbem.workers, "fork_ready", lambda: (ready(), frozen.append(gc.get_freeze_count()))[0])
+    run = read_inbox(Home(home), mbox=_mbox(tmp_path / "a.mbox", mails), jobs=2)
+    assert [r.outcome for r in run.results] == ["delivered", "delivered"]
+    assert frozen and frozen[0] > 0 and gc.get_freeze_count() == 0

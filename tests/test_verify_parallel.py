@@ -3,6 +3,7 @@ rendered and compared, the same problems found, in the same order, as in one pro
 
 from __future__ import annotations
 
+import gc
 import shutil
 import sqlite3
 from pathlib import Path
@@ -87,8 +88,14 @@ def test_workers_find_what_one_process_finds(demo: Path, tmp_path: Path, monkeyp
 
 
 def test_a_clean_game_passes_with_workers(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    frozen = []
+    start = audit._ReportJob.start
+    monkeypatch.setattr(audit._ReportJob, "start",
+                        lambda self, jobs: (r := start(self, jobs), frozen.append(gc.get_freeze_count()))[0])
     report, here = _verify(Home(demo), 2, monkeypatch)
     assert report.ok and report.reports == _stored(demo / f"{DEMO_GAME}.db") > 40 and here == 1
+    # the heap was frozen while the workers ran (their collections copy no shared page), and is not now
+    assert frozen[0] > 0 and gc.get_freeze_count() == 0
 
 
 def test_an_error_in_a_worker_is_reported_as_in_one_process(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -54,6 +54,7 @@ from pbem.join import looks_like_join, read_join
 from pbem.plainreply import plain_reply_game
 from pbem.store import Home, MessageKey, Receipt, _utcnow
 from pbem.transport.common import MailError, Progress, _printable, exclusive
+from pbem.workers import forking
 
 #: In the home folder: one JSON line per mailbox message already looked at.
 SEEN_FILE = "inbox-seen.jsonl"
@@ -400,8 +401,8 @@ def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]
         # the map's fixed layers, the compiled SQL statements) is then built once, not once per worker.
         first, *rest = batches
         outcome[first] = _receive_game(home.path, first, batches[first], home)
-        with ProcessPoolExecutor(max_workers=min(jobs, len(rest)),
-                                 mp_context=multiprocessing.get_context("fork")) as pool:
+        with forking(), ProcessPoolExecutor(max_workers=min(jobs, len(rest)),
+                                            mp_context=multiprocessing.get_context("fork")) as pool:
             futures = {gid: pool.submit(_receive_game, home.path, gid, batches[gid]) for gid in rest}
             for i, (gid, f) in enumerate(futures.items()):
                 outcome[gid] = f.result()
