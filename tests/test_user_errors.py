@@ -334,7 +334,7 @@ def test_an_adjudicator_failure_tells_the_side_only_its_kind(tmp_path: Path, mon
     keys = make_game(home, "g")
     secret = "Pompey:Legio 1 (IV) waits at Roma; Pompey's sealed play is Jupiter"
 
-    def broken(self: Session, side: Side, text: str, entropy: str = "") -> Any:
+    def broken(self: Session, side: Side, text: str, entropy: str = "", checked: Any = None) -> Any:
         raise KeyError(secret)
 
     monkeypatch.setattr(Session, "submit", broken)

@@ -82,7 +82,7 @@ class CaesarAdjudication:
 
     def submit(self, side: str, text: str, entropy: str = "") -> list[Event]:
         lines, self._checked = self._lines_checked(side, text), None
-        return self.session.submit(_side(side), text, entropy, lines)
+        return self.session.submit(_side(side), text, entropy, checked=lines)
 
     def resolve(self, *, deadline: bool = False) -> list[Event]:
         self._checked = None
