@@ -91,7 +91,7 @@ def test_a_clean_game_passes_with_workers(demo: Path, monkeypatch: pytest.Monkey
     frozen = []
     start = audit._ReportJob.start
     monkeypatch.setattr(audit._ReportJob, "start",
-                        lambda self, jobs: (r := start(self, jobs), frozen.append(gc.get_freeze_count()))[0])
+                        lambda self, jobs: (start(self, jobs), frozen.append(gc.get_freeze_count()))[0])
     report, here = _verify(Home(demo), 2, monkeypatch)
     assert report.ok and report.reports == _stored(demo / f"{DEMO_GAME}.db") > 40 and here == 1
     # the heap was frozen while the workers ran (their collections copy no shared page), and is not now
