@@ -2,7 +2,8 @@
 
 :func:`export_bundle` writes every row the audit needs (the set-up with its commitment,
 the secret once the game is over, both players' public credentials, every submission as
-stored, the events, the snapshots and every report as sent). :func:`check_bundle` replays
+stored, the events, the snapshots and every report as sent; one mailed to no one, kept on
+demand, without a text). :func:`check_bundle` replays
 the game from it with :func:`pbem.audit.verify` (no game folder, no database) and names
 every difference; :func:`check_saved_report` tells whether a report a player kept is one
 the game sent. The format is documented in docs/envelope.md ("Audit bundles").

@@ -26,8 +26,8 @@ GAME_FILE_SUFFIX = ".db"  # a game's file in the home folder: <game id>.db
 LEGACY_SYSTEM = "caesar"
 #: The ``renderer`` of a report kept without a body because, when it was queued, it was to be mailed
 #: to no one: a step that asks nothing of a player who folds such steps into his next mail, or a
-#: recipient without an address. Its body is rendered from the stored game when someone asks for it
-#: (``pbem report``, the demo, or ``pbem send`` when it is mailed after all: then it is stored).
+#: recipient without an address. Its body is rendered from the stored game when someone asks for it,
+#: and stored once it leaves pbem (``pbem report`` prints it, ``pbem send`` mails it after all).
 #: A report whose body is NULL and whose renderer is not this one is unfinished work (recovery renders it).
 ON_DEMAND = "on demand"
 

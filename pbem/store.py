@@ -1296,7 +1296,16 @@ class Store(SqlFile):
                      + (f" to {steps[-1]}" if len(steps) > 1 else "")
                      if steps else "`pbem status` shows the steps so far")
             raise StoreError(f"game {self.game_id} has no {fmt} report for {recipient}{where}; {known}")
-        return self.with_bodies(rows[-1:])[0]
+        row = rows[-1]
+        if row.body is None and row.renderer == ON_DEMAND:
+            # A report shown leaves pbem as a mailed one does: it is stored, so `pbem verify` compares it and
+            # `pbem audit check --report` knows it (a file that cannot be written shows it all the same).
+            try:
+                made = self.on_demand([row], store=True)
+            except StoreError:
+                made = self.on_demand([row])
+            row.body = made.get(row.id or 0, row.body)
+        return row
 
     @contextmanager
     def sending(self, ids: Sequence[int], when: str | None = None) -> Iterator[None]:

@@ -2,14 +2,15 @@
 
 A step that asks nothing of a player who folds such steps into his next mail, and every report to
 a recipient without an address, is queued as ``records.ON_DEMAND``: the same row (step, recipient,
-the events it covers), no text. Asked for (``pbem report``, the demo) it is rendered from the
-stored game, byte for byte what rendering it when queued gives; mailed after all (the player stops
-folding) it is rendered then and stored. Recovery does not take it for unfinished work.
+the events it covers), no text. Asked for, it is rendered from the stored game, byte for byte what
+rendering it when queued gives; once it leaves pbem (``pbem report`` prints it, ``pbem send`` mails
+it after all) it is stored. Recovery does not take it for unfinished work.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import sqlite3
 from pathlib import Path
 
@@ -76,22 +77,35 @@ def test_only_the_reports_that_go_to_someone_are_rendered_when_queued(played: tu
         assert st.render_pending() == 0
 
 
-def test_a_report_kept_on_demand_is_the_report_rendered_when_queued(played: tuple[Path, dict]) -> None:
+def test_a_report_shown_is_the_one_rendered_for_reading_and_is_then_stored(played: tuple[Path, dict]) -> None:
     home, _ = played
     before = rows_of(home)
     kept = [(i, step, r, f) for i, step, r, f, body, _ in before if body is None]
     with Home(home).open(GID) as st:
-        asked = {(step, r, f): st.report(r, f, step).body for _i, step, r, f in kept}
         shown = {row.id: row.body for row in st.with_bodies(st.outbox())}
+    assert rows_of(home) == before  # rendered for reading: nothing written
+    with Home(home).open(GID) as st:  # `pbem report`: the report leaves pbem, so it is stored
+        asked = {(step, r, f): st.report(r, f, step).body for _i, step, r, f in kept}
     assert all(asked.values()) and [asked[(s, r, f)] for i, s, r, f in kept] == [shown[i] for i, *_ in kept]
-    assert rows_of(home) == before  # reading renders, and writes nothing
+    from pbem.bodies import unpack
+
+    now = {(step, r, f): unpack(body) for _i, step, r, f, body, renderer in rows_of(home) if (step, r, f) in asked}
+    assert now == asked and not [row for row in rows_of(home) if row[4] is None]
+    with Home(home).open(GID) as st:
+        assert st.verify().ok and st.verify().reports == len(before)
+
+def test_a_report_kept_on_demand_is_what_recovery_would_have_rendered(played: tuple[Path, dict]) -> None:
+    home, _ = played
+    kept = [i for i, _s, _r, _f, body, _ in rows_of(home) if body is None]
+    with Home(home).open(GID) as st:
+        shown = {row.id: row.body for row in st.with_bodies(st.outbox()) if row.id in kept}
     # The same rows made unfinished work instead: recovery renders them, and stores the same bytes.
     with sqlite3.connect(home / f"{GID}.db") as conn:
         conn.execute("UPDATE outbox SET renderer = NULL WHERE renderer = ?", (ON_DEMAND,))
     with Home(home).open(GID) as st:  # opening recovers
-        stored = {(row.step, row.recipient, row.format): row.body for row in st.outbox()}
+        stored = {row.id: row.body for row in st.outbox() if row.id in kept}
         assert st.verify().ok
-    assert {key: stored[key] for key in asked} == asked
+    assert stored == shown and len(shown) == len(kept) > 0
 
 
 def test_verify_compares_the_stored_reports_and_says_how_many_were_mailed_to_no_one(played: tuple[Path, dict]) -> None:
@@ -114,11 +128,12 @@ def test_a_held_report_mailed_after_all_is_rendered_then_and_stored(played: tupl
     out = tmp_path / "out"
     held = sorted({step for _i, step, r, _f, body, _ in rows_of(home) if r == "Caesar" and body is None})
     with Home(home).open(GID) as st:
-        expected = {s: st.report("Caesar", "text", s).body for s in held}
+        expected = {row.step: row.body for row in st.with_bodies(st.outbox(recipient="Caesar", fmt="text"))
+                    if row.step in held}  # rendered for reading: nothing stored
         st.set_folding("Caesar", False)  # he stops folding: every step's report is a mail of its own
     dry, failure = send_outbox(Home(home), DryRunTransport(tmp_path / "dry"), SENDER, game=GID, mark=False)
     assert not failure and {r.step for r in dry if r.recipient == "Caesar" and r.status == "written"} >= set(held)
-    assert [r for r in rows_of(home) if r[2] == "Caesar" and r[4] is None], "a dry run stores nothing"
+    assert len([r for r in rows_of(home) if r[2] == "Caesar" and r[4] is None]) == 2 * len(held), "a dry run stores nothing"
     results, failure = send_outbox(Home(home), DryRunTransport(out), SENDER, game=GID)
     assert not failure
     assert {r.step for r in results if r.recipient == "Caesar" and r.status == "sent"} >= set(held)
@@ -129,3 +144,22 @@ def test_a_held_report_mailed_after_all_is_rendered_then_and_stored(played: tupl
         assert st.verify().ok
     # and the moderator, without an address, still has nothing rendered
     assert all(body is None for _i, _s, r, _f, body, _ in rows_of(home) if r == "moderator")
+
+
+def test_a_report_handed_out_by_pbem_report_is_genuine_in_the_audit_bundle(tmp_path: Path) -> None:
+    """Play without mail (no addresses: every report is kept on demand): the reports the moderator
+    prints with `pbem report` and hands out are stored then, so `pbem audit check --report` knows them."""
+    from pbem.decide import canonical_json
+    from test_fairness import audit_check
+
+    home = tmp_path / "home"
+    keys = make_games(home, "nomail")["nomail"]
+    play(home, "nomail", keys, 6)
+    with sqlite3.connect(home / "nomail.db") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM outbox WHERE kind = 'report' AND body IS NOT NULL").fetchone() == (0,)
+    with Home(home).open("nomail") as st:
+        handed = st.report("Caesar", "text", 3).body or ""
+        bundle = canonical_json(st.audit_bundle(include_secret=True))
+    code, out = audit_check(bundle, handed)
+    assert code == 0 and "this report is genuine, step 3 (text report for Caesar)" in out, out
+    assert re.search(r"nomail: OK: .*, 1 reports checked \(\d+ more mailed to no one", out), out  # the one handed out
