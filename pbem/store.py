@@ -975,7 +975,7 @@ class Store(SqlFile):
         """The bodies of the reports among ``rows`` kept without one (records.ON_DEMAND), by row id,
         rendered from the stored game as they would have been when queued. ``store``: write them in
         (one transaction; they are then reports like the others, compared by ``pbem verify``), for
-        a report about to be mailed; else nothing is written (a file that is only read)."""
+        a report about to leave pbem (mailed or printed); else nothing is written (a file only read)."""
         wanted = [_PendingReport(r.id or 0, r.step, r.recipient, r.format, r.since_event, r.upto_event,
                                  r.language or "en")
                   for r in rows if r.body is None and r.kind == "report" and r.renderer == ON_DEMAND]
