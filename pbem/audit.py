@@ -47,7 +47,7 @@ from pbem.decide import (
     system_of,
 )
 from pbem.errors import PbemError
-from pbem.records import ON_DEMAND
+from pbem.records import kept_on_demand
 from pbem.rows import (
     EventRow,
     GameRow,
@@ -286,7 +286,7 @@ def verify_rows(rows: GameRows, *, jobs: int | None = None) -> VerifyReport:
         return verify(rows.game, rows.players, rows.subs, rows.events, rows.snaps, rows.reports, jobs=jobs)
     except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:  # rows too damaged to replay
         return VerifyReport(rows.game.id, steps=len(rows.snaps), submissions=len(rows.subs), events=len(rows.events),
-                            reports=sum(1 for r in rows.reports if r.body is not None or r.renderer != ON_DEMAND),
+                            reports=sum(1 for r in rows.reports if not kept_on_demand(r)),
                             problems=[f"the game file is damaged: the replay stopped at {type(exc).__name__}: "
                                       f"{str(exc)[:200]}"])
 
@@ -331,7 +331,7 @@ class _Verifier:
         self, game: GameRow, players: dict[str, PlayerRow], subs: list[SubmissionRow],
         events: list[EventRow], snaps: dict[int, SnapshotRow], outbox: list[OutboxRow],
     ) -> VerifyReport:
-        kept = sum(1 for r in outbox if r.body is None and getattr(r, "renderer", None) == ON_DEMAND)
+        kept = sum(1 for r in outbox if kept_on_demand(r))
         report = VerifyReport(game.id, steps=len(snaps), submissions=len(subs), events=len(events),
                               reports=len(outbox) - kept, on_demand=kept)
         if header_hash(game) != game.header_hash:
@@ -545,7 +545,7 @@ class _Verifier:
             if row.body is not None and getattr(row, "renderer", current) != current:
                 older += 1  # rendered by another version of pbem: its text cannot be made again here
                 continue
-            if row.body is None and getattr(row, "renderer", None) == ON_DEMAND:
+            if kept_on_demand(row):
                 continue  # mailed to no one so far: rendered when asked for, no stored text to compare
             if row.body is None:
                 found[i] = f"step {row.step}: the {row.format} report for {row.recipient} was never rendered"

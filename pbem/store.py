@@ -112,7 +112,7 @@ from pbem.envelope import (
 from pbem.errors import EnvelopeError, PbemError
 from pbem.games import DEFAULT_GAME, find_game
 from pbem.queries import BUSY_TIMEOUT_SECONDS
-from pbem.records import GAME_FILE_SUFFIX, GAME_ID_RE, ON_DEMAND, Receipt, games_in
+from pbem.records import GAME_FILE_SUFFIX, GAME_ID_RE, ON_DEMAND, Receipt, games_in, kept_on_demand
 from pbem.replies import NOTICE, queue_reply
 from pbem.rows import read_game
 
@@ -978,7 +978,7 @@ class Store(SqlFile):
         a report about to leave pbem (mailed or printed); else nothing is written (a file only read)."""
         wanted = [_PendingReport(r.id or 0, r.step, r.recipient, r.format, r.since_event, r.upto_event,
                                  r.language or "en")
-                  for r in rows if r.body is None and r.kind == "report" and r.renderer == ON_DEMAND]
+                  for r in rows if r.kind == "report" and kept_on_demand(r)]
         if not wanted:
             return {}
         with (self._write() if store else self._read()) as db:
@@ -989,9 +989,10 @@ class Store(SqlFile):
                     [(bodies.pack(made[w.id]), renderer_of(self.system, w.language), w.id) for w in wanted])
         return made
 
-    def with_bodies(self, rows: list[OutboxRecord]) -> list[OutboxRecord]:
-        """``rows`` with the bodies of those kept on demand filled in (rendered, not stored)."""
-        made = self.on_demand(rows)
+    def with_bodies(self, rows: list[OutboxRecord], *, store: bool = False) -> list[OutboxRecord]:
+        """``rows`` with the bodies of those kept on demand filled in: rendered, and with ``store``
+        stored too (they leave pbem: see :meth:`on_demand`)."""
+        made = self.on_demand(rows, store=store)
         for row in rows:
             if row.id in made:
                 row.body = made[row.id]
@@ -1296,16 +1297,12 @@ class Store(SqlFile):
                      + (f" to {steps[-1]}" if len(steps) > 1 else "")
                      if steps else "`pbem status` shows the steps so far")
             raise StoreError(f"game {self.game_id} has no {fmt} report for {recipient}{where}; {known}")
-        row = rows[-1]
-        if row.body is None and row.renderer == ON_DEMAND:
-            # A report shown leaves pbem as a mailed one does: it is stored, so `pbem verify` compares it and
-            # `pbem audit check --report` knows it (a file that cannot be written shows it all the same).
-            try:
-                made = self.on_demand([row], store=True)
-            except StoreError:
-                made = self.on_demand([row])
-            row.body = made.get(row.id or 0, row.body)
-        return row
+        # A report shown leaves pbem as a mailed one does: one kept on demand is stored, so `pbem verify`
+        # compares it and `pbem audit check --report` knows it (a file that cannot be written shows it all the same).
+        try:
+            return self.with_bodies(rows[-1:], store=True)[0]
+        except StoreError:
+            return self.with_bodies(rows[-1:])[0]
 
     @contextmanager
     def sending(self, ids: Sequence[int], when: str | None = None) -> Iterator[None]:

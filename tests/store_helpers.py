@@ -1,6 +1,6 @@
-"""Helpers for the store and CLI tests: games with fresh keys, signed submissions,
-the CLI in a subprocess (optionally killed at a named point of the pipeline), and
-a dump of a game file without its clock times."""
+"""Helpers for the store and CLI tests: games with fresh keys, signed submissions, a game
+played with random legal orders, the CLI in a subprocess (optionally killed at a named point
+of the pipeline), a dump of a game file without its clock times, and a query on one."""
 
 from __future__ import annotations
 
@@ -9,12 +9,16 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pbem.core.rng import Rng
 from pbem.envelope import KeyPair, generate_keypair, new_envelope, sign_envelope
+from pbem.games.caesar.rules.autoplay import random_orders
 from pbem.games.caesar.rules.board import Side
-from pbem.store import GameSetup, Home, PlayerSetup
+from pbem.games.caesar.steps.session import StepKind
+from pbem.store import GameSetup, Home, PlayerSetup, Store, Verdict
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -68,6 +72,35 @@ def start_cli(args: list[str], *, crash_at: str = "-", wait_for: Path | None = N
         [sys.executable, "-c", CLI_SCRIPT, crash_at, str(wait_for) if wait_for else "-", *args],
         env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
+
+
+def play(home: Path, gid: str, keys: Any, until: Callable[[Store], bool], limit: int = 120) -> None:
+    """Feed random legal signed submissions to game ``gid`` until ``until(store)`` or the limit."""
+    rng = Rng(11)
+    with Home(home).open(gid) as st:
+        for n in range(limit):
+            if until(st):
+                return
+            session = st.adjudication().session
+            step = session.step()
+            if step.kind is StepKind.OVER:
+                return
+            for side in step.awaiting:
+                if side in session.sealed:
+                    continue
+                r = st.receive(signed(keys, side, step.number, random_orders(st.adjudication().session, side, rng), n, game=gid))
+                assert r.verdict is Verdict.ACCEPTED, r
+                if r.resolved:
+                    break
+
+
+def query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The rows of one query on a game file, read with the standard library (no store, no recovery)."""
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(sql, params).fetchall()
+    finally:
+        con.close()
 
 
 def dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:

@@ -22,7 +22,7 @@ from pbem.games.caesar.rules.board import Side, default_board
 from pbem.games.caesar.rules.cards import card_sort_key
 from pbem.games.caesar.steps.session import StepKind
 from pbem.store import GameSetup, Home, PlayerSetup, StoreError, Verdict, _check_email
-from store_helpers import make_game, signed
+from store_helpers import make_game, play
 
 BOARD = default_board()
 
@@ -75,26 +75,6 @@ def report_bodies(home: Path, gid: str) -> list[tuple[str]]:
     """Every report's text: the stored ones, and those kept on demand (mailed to no one) as asked for."""
     with Home(home).open(gid) as st:
         return [(row.body or "",) for row in st.with_bodies(st.outbox())]
-
-
-def play(home: Path, gid: str, keys: Any, until: Any, limit: int = 120) -> None:
-    """Feed random legal signed submissions until ``until(store)`` or the limit."""
-    rng = Rng(11)
-    with Home(home).open(gid) as st:
-        for n in range(limit):
-            if until(st):
-                return
-            session = st.adjudication().session
-            step = session.step()
-            if step.kind is StepKind.OVER:
-                return
-            for side in step.awaiting:
-                if side in session.sealed:
-                    continue
-                r = st.receive(signed(keys, side, step.number, random_orders(st.adjudication().session, side, rng), n, game=gid))
-                assert r.verdict is Verdict.ACCEPTED, r
-                if r.resolved:
-                    break
 
 
 def keyed_game(home: Path, gid: str = "g") -> Any:

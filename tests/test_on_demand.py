@@ -9,38 +9,22 @@ it after all) it is stored. Recovery does not take it for unfinished work.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from pbem.core.rng import Rng
-from pbem.envelope import new_envelope, sign_envelope
-from pbem.games.caesar.rules.autoplay import random_orders
-from pbem.games.caesar.rules.board import Side
 from pbem.queries import needs_the_store
 from pbem.records import ON_DEMAND
 from pbem.store import Home
 from pbem.transport.outbox import DryRunTransport, send_outbox
+from store_helpers import play, query
 from test_mail import EMAILS, make_games
 
 SENDER = "Club PBEM <pbem@club.example>"
 GID = "h"  # both players have an address, the moderator has none
-
-
-def play(home: Path, gid: str, keys: dict, steps: int, seed: int = 5) -> None:
-    """Random orders from whichever side is awaited until step ``steps`` opens."""
-    rng, n = Rng(seed), 0
-    with Home(home).open(gid) as st:
-        while st.status().step < steps and not st.status().over:
-            status = st.status()
-            side = next(s for s in status.awaiting if s not in status.received)
-            orders = random_orders(st.adjudication().session, Side(side), rng)
-            env = new_envelope(gid, side, status.step, orders, nonce=hashlib.sha256(f"{n}".encode()).hexdigest()[:32])
-            st.receive(sign_envelope(env, keys[Side(side)].private_pem).to_json().encode())
-            n += 1
 
 
 @pytest.fixture()
@@ -48,14 +32,13 @@ def played(tmp_path: Path) -> tuple[Path, dict]:
     """Game ``h``, played to step 10."""
     home = tmp_path / "home"
     keys = make_games(home, GID)[GID]
-    play(home, GID, keys, 10)
+    play(home, GID, keys, lambda st: st.status().step >= 10)
     return home, keys
 
 
-def rows_of(home: Path) -> list[tuple[int, int, str, str, bytes | None, str | None]]:
-    with sqlite3.connect(home / f"{GID}.db") as conn:
-        return conn.execute("SELECT id, step, recipient, format, body, renderer FROM outbox WHERE kind = 'report' "
-                            "ORDER BY id").fetchall()
+def rows_of(home: Path) -> list[tuple[Any, ...]]:
+    return query(home / f"{GID}.db", "SELECT id, step, recipient, format, body, renderer FROM outbox "
+                                     "WHERE kind = 'report' ORDER BY id")
 
 
 def test_only_the_reports_that_go_to_someone_are_rendered_when_queued(played: tuple[Path, dict]) -> None:
@@ -154,7 +137,7 @@ def test_a_report_handed_out_by_pbem_report_is_genuine_in_the_audit_bundle(tmp_p
 
     home = tmp_path / "home"
     keys = make_games(home, "nomail")["nomail"]
-    play(home, "nomail", keys, 6)
+    play(home, "nomail", keys, lambda st: st.status().step >= 6)
     with sqlite3.connect(home / "nomail.db") as conn:
         assert conn.execute("SELECT COUNT(*) FROM outbox WHERE kind = 'report' AND body IS NOT NULL").fetchone() == (0,)
     with Home(home).open("nomail") as st:

@@ -151,3 +151,32 @@ def test_parse_orders_remembers_its_results_without_sharing_its_lists() -> None:
     assert language.parse_orders(text, Side.CAESAR) == fresh  # the cached answer, whole
     again = language.parse_orders(text, Side.CAESAR)
     assert language.parse_orders(text, Side.POMPEY) != again  # the side is part of the question
+
+
+def test_a_block_name_resolved_once_is_remembered_per_board_side_and_spelling() -> None:
+    """resolve_block_name keeps what it found: the same answer as walking the catalogue, for every
+    spelling of every block (own, the enemy's, with the enemy's name before it) and both sides; a name
+    that resolves to nothing is never kept (it raises each time); another board has its own table."""
+    from pbem.errors import PbemError
+    from pbem.games.caesar.rules.board import Board, block_aliases, load_board_data
+
+    board = default_board()
+    spellings = {a for info in board.blocks.values() for a in block_aliases(info)}
+    spellings |= {f"{side.value} {info.name}" for side in Side for info in board.blocks.values()}
+    for side in Side:
+        for text in sorted(spellings):
+            try:
+                walked: str | None = O._resolve_block_key(board, side, text, O._norm(text))
+            except PbemError:
+                walked = None
+            for _ in range(2):  # the first call walks and keeps; the second reads what was kept
+                try:
+                    got: str | None = O.resolve_block_name(board, side, text)
+                except PbemError:
+                    got = None
+                assert got == walked, (side, text)
+    assert {s for s, _ in O._RESOLVED[id(board)][1]} == set(Side)
+    assert all(v is not None for v in O._RESOLVED[id(board)][1].values())
+    other = Board.from_dict(load_board_data())
+    assert O.resolve_block_name(other, Side.CAESAR, "Legio 7") == "Legio 7"
+    assert O._RESOLVED[id(other)][0] is other and O._RESOLVED[id(board)][0] is board

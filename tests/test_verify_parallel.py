@@ -16,6 +16,7 @@ from pbem import audit
 from pbem.bodies import pack, unpack
 from pbem.cli import DEMO_GAME, main
 from pbem.store import Home
+from store_helpers import query
 
 pytestmark = pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(),
                                 reason="worker processes are forked")
@@ -52,11 +53,7 @@ def _alter(db: Path, step: int, fmt: str) -> str:
 
 def _stored(db: Path) -> int:
     """How many reports are stored with their text (not kept on demand): those verify compares."""
-    con = sqlite3.connect(db)
-    try:
-        return int(con.execute("SELECT COUNT(*) FROM outbox WHERE kind = 'report' AND body IS NOT NULL").fetchone()[0])
-    finally:
-        con.close()
+    return int(query(db, "SELECT COUNT(*) FROM outbox WHERE kind = 'report' AND body IS NOT NULL")[0][0])
 
 
 def _verify(home: Home, jobs: int, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, int]:

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from pbem.decide import MODERATOR
 from pbem.errors import PbemError
-from pbem.records import ON_DEMAND
+from pbem.records import kept_on_demand
 from pbem.replies import NOTICE
 from pbem.store import Home, OutboxRecord
 from pbem.transport.common import _MAIL_POLICY, MailError, _printable, exclusive
@@ -330,7 +330,7 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                 status = st.status()
                 groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]] = {}
                 for row in st.outbox(kind=None, unsent=True):
-                    if row.body or row.renderer == ON_DEMAND:  # (not one whose rendering is unfinished)
+                    if row.body or kept_on_demand(row):  # (not one whose rendering is unfinished)
                         groups.setdefault((row.step, row.kind, row.recipient, row.submission_id), []).append(row)
                 threads = _threads(gid, st, groups, sender)
                 held = _held(st, groups)
@@ -381,9 +381,7 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                                 sent_with_report.add(key)
                         # a report kept on demand (it was to go to no one) is mailed after all: rendered now,
                         # and stored with the mark that it was sent (a dry run stores nothing)
-                        made = st.on_demand(rows, store=mark)
-                        for r in rows:
-                            r.body = made.get(r.id or 0, r.body)
+                        st.with_bodies(rows, store=mark)
                         msg = build_message(gid, rows, sender, res.to, in_reply_to=parent, references=refs,
                                             footer=footer, header=header)
                         name = f"{gid}/step-{step:03d}-{kind}-{recipient}" + (f"-{sid}" if sid is not None else "")
