@@ -341,14 +341,15 @@ class _Verifier:
                       "first reports: the secret was changed, so the draws are not the committed ones")
             report.problems = self.problems
             return report
-        self.check_chain(game, events)
-        for s in snaps.values():
-            if sha256_text(s.session) != s.hash:
-                self.fail(s.step, "the snapshot's hash does not match its content")
         system = system_of(game)
         chains = {0: game.header_hash, **{r.seq: r.hash for r in events}}
+        # the workers start first: the hashes are checked here while they render
         early = self.start_reports(system, outbox, events, snaps, chains)
         try:
+            self.check_chain(game, events)
+            for s in snaps.values():
+                if sha256_text(s.session) != s.hash:
+                    self.fail(s.step, "the snapshot's hash does not match its content")
             replayed = self.replay(game, players, subs, events, snaps)
         except BaseException:
             _ReportJob.abandon(early[1] if early is not None else None)

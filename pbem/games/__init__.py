@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import os
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, cast
 
 from pbem.errors import PbemError
@@ -52,6 +51,10 @@ def _env_refs() -> list[str]:
 
 
 def _entry_points() -> dict[str, str]:
+    # imported here: importlib.metadata takes some 20 ms to import, and a game shipped with pbem
+    # (every game file so far) is found without it
+    from importlib.metadata import entry_points
+
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
