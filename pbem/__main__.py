@@ -1,6 +1,6 @@
 """`python -m pbem`: the same as the `pbem` command."""
 
-from pbem.cli import main
+from pbem.cli import run
 
 if __name__ == "__main__":
-    main()
+    run()

@@ -8,6 +8,6 @@ imports the library it needs when it runs.
 from __future__ import annotations
 
 from pbem.cli import club, games, mail, moderator, orders, play, read  # noqa: F401 - each module adds its commands to main
-from pbem.cli.base import DEMO_GAME, main
+from pbem.cli.base import DEMO_GAME, main, run
 
-__all__ = ["DEMO_GAME", "main"]
+__all__ = ["DEMO_GAME", "main", "run"]

@@ -1,5 +1,5 @@
 """``python -m pbem.cli``: the same as ``pbem``."""
 
-from pbem.cli import main
+from pbem.cli import run
 
-main()
+run()
