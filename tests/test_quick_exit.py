@@ -53,6 +53,15 @@ def test_a_thread_still_running_is_waited_for() -> None:
     assert r.stdout.splitlines()[-1] == "thread done"
 
 
+def test_a_profiler_gets_its_output(tmp_path: Path) -> None:
+    out = tmp_path / "pbem.prof"
+    r = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "pbem", "--version"], capture_output=True,
+                       text=True, timeout=120, env=cli_env(), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("pbem, version ")
+    assert out.stat().st_size > 0  # written after the program returned: the ordinary exit
+
+
 def test_long_output_through_a_pipe_is_whole(tmp_path: Path) -> None:
     # the same command ended the ordinary way (click's own sys.exit, then Python's teardown)
     expected = _python("from pbem.cli import main\nmain(['new', '--help'], prog_name='pbem')")

@@ -185,8 +185,10 @@ def run(argv: Sequence[str] | None = None) -> None:
     Python's own shutdown has left to do is free the memory: taking apart SQLAlchemy's and
     pydantic's modules and the command's data, some 0.1-0.2 s of every command that opened a game
     file. Here the output is flushed and the exit handlers run (logging's, multiprocessing's), then
-    the process ends without that teardown, as mypy ends its runs. While another thread is still
-    running, the process exits the ordinary way (which waits for it)."""
+    the process ends without that teardown, as mypy ends its runs. The process exits the ordinary
+    way while another thread is still running (the ordinary exit waits for it), or while a profiler,
+    debugger or coverage tool watches it (``python -m cProfile -o FILE -m pbem ...`` writes FILE after
+    the program returns)."""
     import atexit
     import os
     import threading
@@ -196,7 +198,7 @@ def run(argv: Sequence[str] | None = None) -> None:
         code: Any = 0
     except SystemExit as exc:
         code = exc.code
-    if threading.active_count() > 1:
+    if threading.active_count() > 1 or sys.gettrace() is not None or sys.getprofile() is not None:
         sys.exit(code)
     if code is None:
         status = 0
