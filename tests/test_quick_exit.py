@@ -3,6 +3,7 @@ status, the exit handlers and the game files must be what the ordinary exit give
 
 from __future__ import annotations
 
+import ast
 import sqlite3
 import subprocess
 import sys
@@ -30,6 +31,21 @@ def test_the_exit_handlers_run_and_what_they_print_is_kept() -> None:
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [r.stdout.splitlines()[0], "handler ran"]
     assert r.stdout.startswith("pbem, version ")
+
+
+def test_the_command_runs_with_a_larger_young_generation() -> None:
+    r = _python("import atexit, gc\n"
+                "atexit.register(lambda: print(gc.get_threshold()))\n"
+                "from pbem.cli import run\n"
+                "from pbem.cli.base import GC_YOUNG\n"
+                "print(GC_YOUNG, gc.get_threshold())\n"
+                "run(['--version'])\n")
+    assert r.returncode == 0, r.stderr
+    first, _version, during = r.stdout.splitlines()
+    young, default = first.split(" ", 1)
+    before = ast.literal_eval(default)
+    assert int(young) > 10 * before[0]
+    assert ast.literal_eval(during) == (int(young), *before[1:])
 
 
 def test_the_exit_status_is_the_commands(tmp_path: Path) -> None:
