@@ -210,18 +210,20 @@ def _extract_body(raw: bytes) -> str:
     message = BytesParser(policy=policy.default).parsebytes(raw)
     assert isinstance(message, EmailMessage)  # guaranteed by policy.default
     part = message.get_body(preferencelist=("plain",))
-    html = message.get_body(preferencelist=("html",))
     if part is not None:
         text = _part_text(part)
         if str(part.get_param("format", "")).lower() == "flowed":
             text = _unflow(text, str(part.get_param("delsp", "")).lower() == "yes")
-        if html is not None and html is not part and not _may_hold_submission(text):
-            # multipart/alternative whose plain part lost the block (some mail programs
-            # write only a stub there): the HTML part is what the player saw and sent
-            shown = _html_to_text(_part_text(html))
-            if _ARMOR_MARK in shown:
-                return shown
+        if not _may_hold_submission(text):  # (the HTML part is looked for only then: a walk of the parts)
+            html = message.get_body(preferencelist=("html",))
+            if html is not None and html is not part:
+                # multipart/alternative whose plain part lost the block (some mail programs
+                # write only a stub there): the HTML part is what the player saw and sent
+                shown = _html_to_text(_part_text(html))
+                if _ARMOR_MARK in shown:
+                    return shown
         return text
+    html = message.get_body(preferencelist=("html",))
     if html is not None:
         return _html_to_text(_part_text(html))
     raise EnvelopeError(
