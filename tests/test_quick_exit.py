@@ -29,8 +29,9 @@ def test_the_exit_handlers_run_and_what_they_print_is_kept() -> None:
                 "run(['--version'])\n"
                 "print('not reached')\n")
     assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines() == [r.stdout.splitlines()[0], "handler ran"]
-    assert r.stdout.startswith("pbem, version ")
+    version, handler = r.stdout.splitlines()
+    assert version.startswith("pbem, version ")
+    assert handler == "handler ran"
 
 
 def test_the_command_runs_with_a_larger_young_generation() -> None:

@@ -176,7 +176,6 @@ def main(ctx: click.Context, home: Path, debug: bool) -> None:
     ctx.obj = Context(home, debug, given)
 
 
-
 #: How many new container objects a ``pbem`` command makes before the garbage collector looks at the
 #: young ones (Python's default is 700). A command imports SQLAlchemy, pydantic, Jinja and a game's
 #: rules: some 70,000 objects the collector tracks, nearly all of which live until the exit. With the
@@ -234,6 +233,7 @@ def run(argv: Sequence[str] | None = None) -> None:
         with contextlib.suppress(OSError, ValueError):
             stream.flush()  # what the exit handlers printed
     os._exit(status)
+
 
 def _obj() -> Context:
     obj = click.get_current_context().find_object(Context)
