@@ -18,7 +18,7 @@ from typing import Any
 from pbem import moderator
 from pbem.control import OFFER_DRAW, OFFER_STEPS, standing_offers
 from pbem.core.game import Adjudication
-from pbem.records import ON_DEMAND, SCHEMA, Verdict
+from pbem.records import RENDERING_OWED, SCHEMA, Verdict
 
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
@@ -85,8 +85,7 @@ def needs_the_store(conn: sqlite3.Connection, game_id: str) -> bool:
     if conn.execute("SELECT id, schema_version FROM game").fetchall() != [(game_id, SCHEMA)]:
         return True
     return bool(conn.execute("SELECT 1 FROM submission WHERE verdict = ? LIMIT 1", (Verdict.RECEIVED.value,)).fetchone()
-                or conn.execute("SELECT 1 FROM outbox WHERE body IS NULL AND renderer IS NOT ? LIMIT 1",
-                                (ON_DEMAND,)).fetchone())
+                or conn.execute(f"SELECT 1 FROM outbox WHERE {RENDERING_OWED} LIMIT 1").fetchone())
 
 
 def is_away(orders: str | None) -> bool:

@@ -14,7 +14,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GAME_FILE_SUFFIX", "GAME_ID_RE", "LEGACY_SYSTEM", "ON_DEMAND", "kept_on_demand", "computer_settings", "games_in", "LEGACY_SCHEMAS", "READABLE_SCHEMAS", "SCHEMA", "Cause", "Receipt", "Verdict"]
+__all__ = ["GAME_FILE_SUFFIX", "GAME_ID_RE", "LEGACY_SYSTEM", "ON_DEMAND", "RENDERING_OWED", "kept_on_demand", "computer_settings", "games_in", "LEGACY_SCHEMAS", "READABLE_SCHEMAS", "SCHEMA", "Cause", "Receipt", "Verdict"]
 
 SCHEMA = "pbem-store 3"  # 2: outbox.submission_id (replies); 3: game.system, game.commitment and game.secret
 LEGACY_SCHEMAS = ("pbem-store 2",)  # read too: migrated when opened (see pbem.store)
@@ -30,6 +30,11 @@ LEGACY_SYSTEM = "caesar"
 #: and stored once it leaves pbem (``pbem report`` prints it, ``pbem send`` mails it after all).
 #: A report whose body is NULL and whose renderer is not this one is unfinished work (recovery renders it).
 ON_DEMAND = "on demand"
+
+
+#: The outbox rows whose rendering is unfinished (recovery renders them), as an SQL condition: no body,
+#: and not a report kept on demand. A row without a body is one or the other (:func:`kept_on_demand`).
+RENDERING_OWED = f"body IS NULL AND renderer IS NOT '{ON_DEMAND}'"
 
 
 def kept_on_demand(row: Any) -> bool:

@@ -112,7 +112,7 @@ from pbem.envelope import (
 from pbem.errors import EnvelopeError, PbemError
 from pbem.games import DEFAULT_GAME, find_game
 from pbem.queries import BUSY_TIMEOUT_SECONDS
-from pbem.records import GAME_FILE_SUFFIX, GAME_ID_RE, ON_DEMAND, Receipt, games_in, kept_on_demand
+from pbem.records import GAME_FILE_SUFFIX, GAME_ID_RE, ON_DEMAND, RENDERING_OWED, Receipt, games_in, kept_on_demand
 from pbem.replies import NOTICE, queue_reply
 from pbem.rows import read_game
 
@@ -550,8 +550,7 @@ class Store(SqlFile):
         try:
             with self._read() as db:
                 rows = [db.get(SubmissionRecord, sid) for sid in sids]
-                missing = len(db.exec(select(OutboxRecord.id).where(
-                    OutboxRecord.body.is_(None), OutboxRecord.renderer.is_not(ON_DEMAND))).all())  # type: ignore[union-attr]
+                missing = db.connection().exec_driver_sql(f"SELECT COUNT(*) FROM outbox WHERE {RENDERING_OWED}").scalar() or 0
                 resolved = {s.submission_id: s.step for s in db.exec(select(SnapshotRecord).where(
                     SnapshotRecord.submission_id.in_(sids))).all()}  # type: ignore[union-attr]
         except StoreError:
@@ -927,7 +926,7 @@ class Store(SqlFile):
             # plain columns and one UPDATE for all (the ORM's rows and flush cost more than the queries)
             rows = [_PendingReport(*r) for r in conn.exec_driver_sql(
                 "SELECT id, step, recipient, format, since_event, upto_event, language FROM outbox "
-                "WHERE body IS NULL AND renderer IS NOT ? ORDER BY id", (ON_DEMAND,))]
+                f"WHERE {RENDERING_OWED} ORDER BY id")]
             if not rows:
                 return 0
             written: list[tuple[bytes, str, int]] = []

@@ -67,6 +67,12 @@ def cli_env() -> dict[str, str]:
     return env
 
 
+def run_pbem(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m pbem ARGS`` as a user runs it (the whole program, its exit included), to the end."""
+    return subprocess.run([sys.executable, "-m", "pbem", *args], env=cli_env(), cwd=cwd, capture_output=True,
+                          text=True, timeout=120)
+
+
 def start_cli(args: list[str], *, crash_at: str = "-", wait_for: Path | None = None) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-c", CLI_SCRIPT, crash_at, str(wait_for) if wait_for else "-", *args],

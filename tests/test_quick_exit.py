@@ -9,17 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from store_helpers import cli_env
+from store_helpers import cli_env, run_pbem
 
 
-def _python(code: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=cli_env(),
-                          cwd=cwd)
-
-
-def _pbem(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True, text=True, timeout=120,
-                          env=cli_env(), cwd=cwd)
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=cli_env())
 
 
 def test_the_exit_handlers_run_and_what_they_print_is_kept() -> None:
@@ -50,10 +44,10 @@ def test_the_command_runs_with_a_larger_young_generation() -> None:
 
 
 def test_the_exit_status_is_the_commands(tmp_path: Path) -> None:
-    usage = _pbem("no-such-command", cwd=tmp_path)
+    usage = run_pbem("no-such-command", cwd=tmp_path)
     assert usage.returncode == 2
     assert "No such command 'no-such-command'" in usage.stderr
-    error = _pbem("--home", str(tmp_path / "home"), "verify", "--game", "nosuch", cwd=tmp_path)
+    error = run_pbem("--home", str(tmp_path / "home"), "verify", "--game", "nosuch", cwd=tmp_path)
     assert error.returncode == 1
     assert error.stderr.startswith("Error:")
 
@@ -83,7 +77,7 @@ def test_long_output_through_a_pipe_is_whole(tmp_path: Path) -> None:
     # the same command ended the ordinary way (click's own sys.exit, then Python's teardown)
     expected = _python("from pbem.cli import main\nmain(['new', '--help'], prog_name='pbem')")
     assert expected.returncode == 0
-    r = _pbem("new", "--help", cwd=tmp_path)
+    r = run_pbem("new", "--help", cwd=tmp_path)
     assert r.returncode == 0
     assert r.stdout == expected.stdout
     assert len(r.stdout) > 2000
@@ -91,15 +85,15 @@ def test_long_output_through_a_pipe_is_whole(tmp_path: Path) -> None:
 
 def test_a_game_file_is_whole_and_closed_after_the_command(tmp_path: Path) -> None:
     for side in ("caesar", "pompey"):
-        assert _pbem("keygen", side, cwd=tmp_path).returncode == 0
+        assert run_pbem("keygen", side, cwd=tmp_path).returncode == 0
     home = tmp_path / "home"
-    r = _pbem("--home", str(home), "new", "g1", "--player", "Caesar=c@example.org", "--key", "Caesar=caesar.pub",
+    r = run_pbem("--home", str(home), "new", "g1", "--player", "Caesar=c@example.org", "--key", "Caesar=caesar.pub",
               "--player", "Pompey=p@example.org", "--key", "Pompey=pompey.pub", "--seed", "705", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     # every connection was closed before the quick exit: SQLite folded its write-ahead log into the file
     assert sorted(p.name for p in home.glob("g1.db*")) == ["g1.db"]
     with sqlite3.connect(home / "g1.db") as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    v = _pbem("--home", str(home), "verify", "--game", "g1", cwd=tmp_path)
+    v = run_pbem("--home", str(home), "verify", "--game", "g1", cwd=tmp_path)
     assert v.returncode == 0, v.stdout + v.stderr
     assert "OK" in v.stdout

@@ -21,7 +21,7 @@ from pbem.envelope import parse_submission
 from pbem.games.caesar.rules.board import Side
 from pbem.store import Home, parse_duration, parse_time
 from pbem.transport.inbox import SEEN_FILE
-from store_helpers import cli_env, dump, make_game, signed
+from store_helpers import cli_env, dump, make_game, run_pbem, signed
 from test_mail import armored_mail, make_games, plain_mail, year_start_orders
 from test_mail import signed as mail_signed
 
@@ -159,8 +159,7 @@ def test_a_full_disk_during_a_resolving_submit_is_not_called_damage(tmp_path: Pa
     # so they are kept on demand, not written: see test_on_demand.py)
     assert "Nothing was lost: submission #2 is stored and accepted (it resolved the step; step 2 is open); " \
            "2 reports are not written yet" in r.stderr, r.stderr
-    status = subprocess.run([sys.executable, "-m", "pbem", "--home", str(home), "status"], env=cli_env(),
-                            capture_output=True, text=True, timeout=120)
+    status = run_pbem("--home", str(home), "status")
     assert status.returncode == 0 and status.stdout.startswith("g: step 2,"), status
     assert dump(home / "g.db") == dump(ref / "g.db")  # the rerun rendered the missing reports, nothing else
 

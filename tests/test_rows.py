@@ -16,7 +16,7 @@ from pbem import rows, tables
 from pbem.audit import VerifyReport, verify_file
 from pbem.games.caesar.rules.board import Side
 from pbem.store import Home
-from store_helpers import cli_env, make_game, signed
+from store_helpers import cli_env, make_game, run_pbem, signed
 
 C, P = Side.CAESAR, Side.POMPEY
 
@@ -83,8 +83,7 @@ def test_verify_leaves_to_the_store_a_file_with_work_left(tmp_path: Path) -> Non
     assert verify_file(tmp_path / "g.db", "g") is None
     assert verify_file(tmp_path / "g.db", "other") is None  # the file holds another game
     assert verify_file(tmp_path / "../g.db", "../g") is None
-    done = subprocess.run([sys.executable, "-m", "pbem", "--home", str(tmp_path), "verify"], env=cli_env(),
-                          capture_output=True, text=True, timeout=120)
+    done = run_pbem("--home", str(tmp_path), "verify")
     assert done.returncode == 0 and "g: OK" in done.stdout, done  # the store rendered it, then verified
 
 
@@ -104,6 +103,5 @@ def test_a_file_of_the_previous_format_goes_the_store_s_way(tmp_path: Path) -> N
 
     (tmp_path / "old.db").write_bytes(gzip.decompress((Path(__file__).parent / "data" / "legacy-store2.db.gz").read_bytes()))
     assert verify_file(tmp_path / "old.db", "old") is None
-    done = subprocess.run([sys.executable, "-m", "pbem", "--home", str(tmp_path), "verify"], env=cli_env(),
-                          capture_output=True, text=True, timeout=120)
+    done = run_pbem("--home", str(tmp_path), "verify")
     assert done.returncode == 0 and "old: OK: 2 steps" in done.stdout, done

@@ -307,8 +307,10 @@ def _arabic(text: str) -> str:
 #: The names each board resolved so far, per (side, normalized spelling): the same few spellings come
 #: in every submission, and finding one walks the whole catalogue. A name that resolves to nothing is
 #: not kept (it raises, with suggestions made from ``text``). The board is kept with its table, so
-#: its id names it for as long as the table lives.
+#: its id names it for as long as the table lives; the memo starts afresh past _BOARDS_KEPT boards
+#: (a game uses one; tests make many), as the map's layouts do.
 _RESOLVED: dict[int, tuple[Board, dict[tuple[Side, str], str]]] = {}
+_BOARDS_KEPT = 8
 
 
 def resolve_block_name(board: Board, side: Side, text: str) -> str:
@@ -319,6 +321,8 @@ def resolve_block_name(board: Board, side: Side, text: str) -> str:
         raise InvalidOrderError("a block name is missing")
     known = _RESOLVED.get(id(board))
     if known is None or known[0] is not board:
+        if len(_RESOLVED) >= _BOARDS_KEPT:
+            _RESOLVED.clear()
         known = _RESOLVED[id(board)] = (board, {})
     found = known[1].get((side, key))
     if found is None:
