@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from email import policy
+from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from html.parser import HTMLParser
@@ -28,6 +29,7 @@ from pbem.errors import EnvelopeError
 
 __all__ = [
     "MAX_SUBMISSION_BYTES",
+    "READING",
     "check_size",
     "extract_body_from_email",
     "json_attachment",
@@ -37,6 +39,33 @@ __all__ = [
 
 #: Larger inputs are refused before any parsing (a submission is a few kilobytes).
 MAX_SUBMISSION_BYTES = 1_000_000
+
+
+class _RememberingRegistry(HeaderRegistry):
+    """``policy.default``'s header factory, remembering the headers it parsed last. Reading a
+    message asks for the same header again and again (finding the body reads its
+    Content-Type about seven times), and each ask parses the header anew; a header is an
+    immutable ``str`` made only from its name and value, so the same two give the same one."""
+
+    _KEEP = 4096
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._made: dict[tuple[str, str], BaseHeader] = {}
+
+    def __call__(self, name: str, value: str) -> BaseHeader:
+        key = (name, value)
+        made = self._made.get(key)
+        if made is None:
+            if len(self._made) >= self._KEEP:
+                self._made.clear()
+            made = self._made[key] = super().__call__(name, value)
+        return made
+
+
+#: The policy pbem reads mail with: ``policy.default`` (modern headers, ``EmailMessage``) whose
+#: headers are parsed once per message, not once per look (:class:`_RememberingRegistry`).
+READING = policy.default.clone(header_factory=_RememberingRegistry())
 
 
 def split_lines(text: str) -> list[str]:
@@ -207,8 +236,8 @@ def _may_hold_submission(text: str) -> bool:
 def _extract_body(raw: bytes) -> str:
     if raw.startswith(b"From "):  # mbox separator line
         raw = raw.partition(b"\n")[2]
-    message = BytesParser(policy=policy.default).parsebytes(raw)
-    assert isinstance(message, EmailMessage)  # guaranteed by policy.default
+    message = BytesParser(policy=READING).parsebytes(raw)
+    assert isinstance(message, EmailMessage)  # guaranteed by policy.default's message factory
     part = message.get_body(preferencelist=("plain",))
     if part is not None:
         text = _part_text(part)
@@ -250,7 +279,7 @@ def json_attachment(raw: bytes) -> str | None:
     if raw.startswith(b"From "):  # mbox separator line
         raw = raw.partition(b"\n")[2]
     try:
-        message = BytesParser(policy=policy.default).parsebytes(raw)
+        message = BytesParser(policy=READING).parsebytes(raw)
         for part in message.walk():
             if part.is_multipart():
                 continue
