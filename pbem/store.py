@@ -421,24 +421,24 @@ class Store(SqlFile):
             with self._write() as db:
                 if any(key is not None for _, _, key in items):
                     self._message_table(db)
+                # plain SQL: a row as received is a handful of columns (the ORM's objects and flushes cost more)
+                run = db.connection().exec_driver_sql
                 for (raw, source, key), prep in zip(items, prepared, strict=True):
                     if isinstance(prep, StoreError):
                         got.append(prep)
                         continue
-                    earlier = self._known_message(db, key, raw, now) if key is not None else None
+                    earlier = self._known_message(run, key, raw, now) if key is not None else None
                     if earlier is not None:
                         got.append((earlier, True))
                         continue
                     stored, check = prep
-                    row = SubmissionRecord(raw=stored, received=now, source=source, password_check=check)
-                    db.add(row)
-                    db.flush()
-                    assert row.id is not None
+                    sid = run("INSERT INTO submission (raw, password_check, received, source, verdict) "
+                              "VALUES (?, ?, ?, ?, ?)", (stored, check, now, source, Verdict.RECEIVED.value)).lastrowid
+                    assert isinstance(sid, int)
                     if key is not None:
-                        db.add(MessageRecord(digest=key.digest, message_id=key.message_id, submission_id=row.id,
-                                             received=now))
-                        db.flush()
-                    got.append((row.id, False))
+                        run("INSERT INTO message (digest, message_id, submission_id, received) VALUES (?, ?, ?, ?)",
+                            (key.digest, key.message_id, sid, now))
+                    got.append((sid, False))
         except StorageError as exc:
             raise exc.told("Nothing of this was stored: " + ("submit it again" if len(items) == 1 else "feed it again")
                            + " once there is space.") from exc
@@ -453,8 +453,9 @@ class Store(SqlFile):
         for sid, side, until in self.absences():  # an absence counts in all his running games of the home
             if sid in new:
                 spread_absence(Home(self.path.parent, clock=self.clock), self.game_id, sid, side, until)
+        receipts = self.receipts([g[0] for g in got if not isinstance(g, StoreError)])[::-1]  # (popped in order)
         return [Receipt(self.game_id, 0, Verdict.REJECTED, None, None, reason=str(g)) if isinstance(g, StoreError)
-                else replace(self.receipt(g[0]), again=g[1]) for g in got]
+                else replace(receipts.pop(), again=g[1]) for g in got]
 
     def moderator_action(self, action: str, side: str = "", *, by: timedelta | None = None,
                          substitute: PlayerSetup | None = None, until: str | None = None,
@@ -577,26 +578,24 @@ class Store(SqlFile):
             MessageRecord.__table__.create(db.connection(), checkfirst=True)  # type: ignore[attr-defined]
             self._has_message_table = True
 
-    def _known_message(self, db: DbSession, key: MessageKey, raw: bytes, now: str) -> int | None:
+    def _known_message(self, run: queries.Run, key: MessageKey, raw: bytes, now: str) -> int | None:
         """The submission an already stored mailbox message carried, or None for a new message.
         The same bytes are the same message; a message with a Message-ID seen before (a
         redelivery with other transport headers) is the same one only if it carries the same
         signed orders, so a stranger who reuses a Message-ID cannot hide a player's orders."""
-        row = db.get(MessageRecord, key.digest)
-        if row is not None:
-            return row.submission_id
+        for (sid,) in run("SELECT submission_id FROM message WHERE digest = ?", (key.digest,)):
+            return int(sid)
         if not key.message_id:
             return None
-        earlier = db.exec(select(MessageRecord).where(MessageRecord.message_id == key.message_id)).all()
-        if not earlier:
-            return None
-        mine = _digest_of(raw)
-        for m in earlier:
-            sub = db.get(SubmissionRecord, m.submission_id)
-            if mine is not None and sub is not None and (sub.digest or _digest_of(sub.raw)) == mine:
-                db.add(MessageRecord(digest=key.digest, message_id=key.message_id, submission_id=m.submission_id,
-                                     received=now))
-                return m.submission_id
+        earlier = [int(sid) for (sid,) in run("SELECT submission_id FROM message WHERE message_id = ? ORDER BY rowid",
+                                              (key.message_id,))]
+        mine = _digest_of(raw) if earlier else None
+        for sid in earlier:
+            for digest, stored in run("SELECT digest, raw FROM submission WHERE id = ?", (sid,)):
+                if mine is not None and (digest or _digest_of(bytes(stored))) == mine:
+                    run("INSERT INTO message (digest, message_id, submission_id, received) VALUES (?, ?, ?, ?)",
+                        (key.digest, key.message_id, sid, now))
+                    return sid
         return None
 
     def _without_password(self, raw: bytes) -> tuple[bytes, str | None]:
@@ -677,32 +676,30 @@ class Store(SqlFile):
                 db.add(row)
 
     def process_pending(self) -> int:
-        """Decide every received submission, lowest id first, one transaction each."""
+        """Decide every received submission, lowest id first, all in one transaction: a process killed
+        midway committed none of them, and the next one decides them all again, in the same order."""
         done = 0
-        while self._process_next():
-            done += 1
-            _checkpoint("after-commit")
-        return done
-
-    def _process_next(self) -> bool:
         with self._write() as db:
-            row = db.exec(
+            players: dict[str, PlayerRecord] | None = None
+            while rows := db.exec(  # (again until none is left: a decision could store another)
                 select(SubmissionRecord)
                 .where(SubmissionRecord.verdict == Verdict.RECEIVED.value)
                 .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
-                .limit(1)
-            ).first()
-            if row is None:
-                return False
-            adj, snap, sealed = self._decidable(db)
-            players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
-            digests = self._accepted_digests(db)
-            out = decide(adj, self.game_id, players, row.raw, digests, row.password_check,
-                         self._offers(db, snap.step))
-            if out.detail:  # the adjudicator failed: the moderator gets the traceback, the player only the kind
-                _log.error("game %s, submission #%s: %s", self.game_id, row.id, out.detail.rstrip())
-            self._store_outcome(db, row, out, snap, adj, sealed)
-            return True
+            ).all():
+                if players is None:  # this session's rows: a change a decision makes to one, the next one sees
+                    players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
+                for row in rows:
+                    adj, snap, sealed = self._decidable(db)
+                    digests = self._accepted_digests(db)
+                    out = decide(adj, self.game_id, players, row.raw, digests, row.password_check,
+                                 self._offers(db, snap.step))
+                    if out.detail:  # the adjudicator failed: the moderator gets the traceback, the player the kind
+                        _log.error("game %s, submission #%s: %s", self.game_id, row.id, out.detail.rstrip())
+                    self._store_outcome(db, row, out, snap, adj, sealed)
+                    done += 1
+        if done:
+            _checkpoint("after-commit")
+        return done
 
     def _store_outcome(
         self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: _OpenStep, adj: Adjudication,
@@ -1184,42 +1181,60 @@ class Store(SqlFile):
         )
 
     def receipt(self, sid: int) -> Receipt:
+        return self.receipts([sid])[0]
+
+    def receipts(self, sids: Sequence[int]) -> list[Receipt]:
+        """The receipts of submissions ``sids`` (in that order), read in one transaction."""
         with self._read() as db:
-            row = db.get(SubmissionRecord, sid)
-            if row is None:
-                raise StoreError(f"game {self.game_id} has no submission #{sid}")
-            conn = db.connection()  # two plain queries: the open step's number, the state this one opened
-            found = conn.exec_driver_sql("SELECT session FROM snapshot WHERE submission_id = ? LIMIT 1", (sid,)).first()
-            resolved = found[0] if found is not None else None
+            rows = {r.id: r for r in db.exec(select(SubmissionRecord).where(
+                SubmissionRecord.id.in_(sids)))}  # type: ignore[union-attr]
+            for sid in sids:
+                if sid not in rows:
+                    raise StoreError(f"game {self.game_id} has no submission #{sid}")
+            conn = db.connection()  # plain queries: the state each one opened, the open step's number
+            opened: dict[int, str] = {}
+            for sid, session in conn.exec_driver_sql(
+                    f"SELECT submission_id, session FROM snapshot WHERE submission_id IN ({', '.join('?' * len(sids))}) "
+                    "ORDER BY rowid", tuple(sids)):
+                opened.setdefault(sid, session)  # (the first state a submission opened)
             open_step = conn.exec_driver_sql("SELECT MAX(step) FROM snapshot").scalar()
             if open_step is None:
                 raise StoreError(f"{self.path} has no snapshot; the file is damaged")
-            stands = None
-            if row.verdict == Verdict.REJECTED.value and row.errors and row.side and row.step == open_step:
-                # orders checked and refused (so the sender is the player): his earlier orders still count
-                stands = queries.orders_that_stand(conn.exec_driver_sql, row.side, open_step, sid)
-            waiting: tuple[str, ...] = ()
-            if row.verdict == Verdict.ACCEPTED.value and resolved is None and open_step == row.applied_step:
-                waiting = self._current(db)[0].step().missing  # the state is loaded only when it is needed
-        next_step, next_title = None, ""
-        if resolved is not None:  # the state its reports were just rendered from (decide keeps it loaded)
-            nxt = loaded_state(self.system, resolved).step()
-            next_step, next_title = nxt.number, nxt.title
-        return Receipt(
-            game=self.game_id,
-            submission=sid,
-            verdict=Verdict(row.verdict),
-            side=row.side,
-            step=row.step,
-            reason=row.reason or "",
-            errors=tuple(json.loads(row.errors)) if row.errors else (),
-            related=row.related,
-            resolved=resolved is not None,
-            next_step=next_step,
-            next_title=next_title,
-            waiting_for=waiting,
-            stands=stands,
-        )
+            stands: dict[int, int | None] = {}
+            waiting: dict[int, tuple[str, ...]] = {}
+            missing: tuple[str, ...] | None = None
+            for sid in sids:
+                row = rows[sid]
+                if row.verdict == Verdict.REJECTED.value and row.errors and row.side and row.step == open_step:
+                    # orders checked and refused (so the sender is the player): his earlier orders still count
+                    stands[sid] = queries.orders_that_stand(conn.exec_driver_sql, row.side, open_step, sid)
+                if row.verdict == Verdict.ACCEPTED.value and sid not in opened and open_step == row.applied_step:
+                    if missing is None:  # the state is loaded only when it is needed, and once
+                        missing = self._current(db)[0].step().missing
+                    waiting[sid] = missing
+        made = []
+        for sid in sids:
+            row, resolved = rows[sid], opened.get(sid)
+            next_step, next_title = None, ""
+            if resolved is not None:  # the state its reports were just rendered from (decide keeps it loaded)
+                nxt = loaded_state(self.system, resolved).step()
+                next_step, next_title = nxt.number, nxt.title
+            made.append(Receipt(
+                game=self.game_id,
+                submission=sid,
+                verdict=Verdict(row.verdict),
+                side=row.side,
+                step=row.step,
+                reason=row.reason or "",
+                errors=tuple(json.loads(row.errors)) if row.errors else (),
+                related=row.related,
+                resolved=resolved is not None,
+                next_step=next_step,
+                next_title=next_title,
+                waiting_for=waiting.get(sid, ()),
+                stands=stands.get(sid),
+            ))
+        return made
 
     def message_ids(self, sids: Sequence[int]) -> dict[int, str]:
         """The Message-ID of the mailbox message that carried each submission in ``sids`` (those that

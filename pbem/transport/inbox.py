@@ -428,7 +428,9 @@ def _receive_game(path: Path, gid: str, batch: Sequence[tuple[bytes, str, Messag
                   home: Home | None = None) -> list[Receipt] | str:
     """One game's messages (in a worker process, or here): the receipts, or why it failed."""
     try:
-        with (home or Home(path)).open(gid) as store:
+        # (not recovered on opening: receive_many finishes an earlier process's unfinished work itself,
+        # in the same passes that decide and render these messages)
+        with (home or Home(path)).open(gid, recover=False) as store:
             return store.receive_many(batch)
     except (PbemError, OSError) as exc:
         return str(exc)

@@ -1,0 +1,150 @@
+"""A game's messages in one pass (``Store.receive_many``, as ``pbem inbox`` feeds a game): the
+submissions stored as received in one transaction, decided in one more, their receipts read in a
+third; a game opened by the inbox finishes an earlier process's unfinished work on the way."""
+
+from __future__ import annotations
+
+import mailbox
+import shutil
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pbem.store
+from pbem.core.rng import Rng
+from pbem.envelope import KeyPair
+from pbem.games.caesar.rules.autoplay import random_orders
+from pbem.games.caesar.rules.board import Side
+from pbem.store import Home, StoreError, Verdict
+from pbem.transport.inbox import read_inbox
+from store_helpers import dump, make_game, query, signed
+
+
+class Killed(BaseException):
+    """The process dies here (as a test raises it: nothing after it runs)."""
+
+
+def _orders(home: Path, keys: dict[Side, KeyPair], count: int) -> list[bytes]:
+    """``count`` signed submissions that play game ``g`` of ``home`` on from its start (found on a
+    scratch copy, which is then removed): several steps' worth, each legal where it comes."""
+    scratch = home.parent / f"{home.name}-scratch"
+    scratch.mkdir()
+    shutil.copyfile(home / "g.db", scratch / "g.db")
+    rng, raws = Rng(3), []
+    with Home(scratch).open("g") as st:
+        while len(raws) < count:
+            session = st.adjudication().session
+            step = session.step()
+            side = next(s for s in step.awaiting if s not in session.sealed)
+            raw = signed(keys, side, step.number, random_orders(session, side, rng), len(raws))
+            assert st.receive(raw).verdict is Verdict.ACCEPTED
+            raws.append(raw)
+    shutil.rmtree(scratch)
+    return raws
+
+
+@pytest.fixture()
+def twins(tmp_path: Path) -> tuple[Path, Path, list[bytes]]:
+    """Two homes holding the same new game, and five submissions that play it on (several resolve)."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    keys = make_game(a)
+    raws = _orders(a, keys, 5)
+    shutil.copytree(a, b)
+    return a, b, raws
+
+
+def test_a_pass_killed_while_deciding_commits_no_decision_and_the_next_one_makes_them_all(
+        twins: tuple[Path, Path, list[bytes]], monkeypatch: pytest.MonkeyPatch) -> None:
+    ref, home, raws = twins
+    with Home(ref).open("g") as st:
+        told = st.receive_many([(raw, "", None) for raw in raws])
+    assert [r.verdict for r in told] == [Verdict.ACCEPTED] * 5 and sum(r.resolved for r in told) >= 2
+    decided = []
+
+    def die_at_the_second_decision(name: str) -> None:
+        if name == "before-commit":
+            decided.append(name)
+            if len(decided) == 2:
+                raise Killed
+
+    monkeypatch.setattr(pbem.store, "_checkpoint", die_at_the_second_decision)
+    with Home(home).open("g") as st, pytest.raises(Killed):
+        st.receive_many([(raw, "", None) for raw in raws])
+    monkeypatch.undo()
+    db = home / "g.db"
+    # every submission is stored as received; the first decision was not committed without the others
+    assert [v for (v,) in query(db, "SELECT verdict FROM submission ORDER BY id")] == ["received"] * 5
+    assert query(db, "SELECT COUNT(*) FROM snapshot") == [(1,)]
+    Home(home).open("g").close()  # any opening finishes the work, lowest id first
+    assert dump(db) == dump(ref / "g.db")
+
+
+def test_receipts_come_in_the_order_asked_and_say_what_each_one_did(
+        twins: tuple[Path, Path, list[bytes]]) -> None:
+    home, _, raws = twins
+    with Home(home).open("g") as st:
+        told = st.receive_many([(raw, "", None) for raw in raws] + [(raws[0], "", None), (b"hello", "", None)])
+        sids = [r.submission for r in told]
+        assert told[5].verdict is Verdict.DUPLICATE and told[5].related == sids[0]
+        assert told[6].verdict is Verdict.REJECTED and told[6].reason.startswith("cannot read")
+        backwards = st.receipts(sids[::-1])
+        assert backwards == [st.receipt(sid) for sid in sids[::-1]]
+        assert [r.submission for r in backwards] == sids[::-1]
+        assert [(r.verdict, r.resolved, r.next_step) for r in backwards[::-1][:5]] == [
+            (r.verdict, r.resolved, r.next_step) for r in told[:5]]
+        waiting = [r for r in told[:5] if not r.resolved]
+        assert all(r.waiting_for for r in waiting if r.step == max(x.step or 0 for x in told))
+        with pytest.raises(StoreError, match="has no submission #999"):
+            st.receipts([sids[0], 999])
+
+
+def _mail(raw: bytes, n: int) -> EmailMessage:
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = "player@example.org", "club@example.org", "[g] orders"
+    m["Message-ID"] = f"<{n}@example.org>"
+    m.set_content(raw.decode("utf-8"))
+    return m
+
+
+def test_the_inbox_finishes_what_an_earlier_process_left_undecided(
+        twins: tuple[Path, Path, list[bytes]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The inbox opens a game without the separate recovery pass: its own pass decides the submission
+    a killed process stored but never decided, first, then the mailbox's."""
+    ref, home, raws = twins
+
+    def die_after_storing(name: str) -> None:
+        if name == "received":
+            raise Killed
+
+    monkeypatch.setattr(pbem.store, "_checkpoint", die_after_storing)
+    with Home(home).open("g") as st, pytest.raises(Killed):
+        st.receive(raws[0])
+    monkeypatch.undo()
+    assert query(home / "g.db", "SELECT verdict FROM submission") == [("received",)]
+    box = mailbox.mbox(str(home.parent / "in.mbox"))
+    for n, raw in enumerate(raws[1:]):
+        box.add(_mail(raw, n))
+    box.close()
+    run = read_inbox(Home(home), mbox=home.parent / "in.mbox")
+    assert [r.receipt.verdict for r in run.results if r.receipt] == [Verdict.ACCEPTED] * 4
+    with Home(ref).open("g") as st:
+        st.receive_many([(raw, "", None) for raw in raws])
+    got, want = dump(home / "g.db"), dump(ref / "g.db")
+    # (the raw submissions differ: the inbox stores each email as received, the reference the files)
+    assert [row[:1] + row[2:] for row in got["submission"]] == [row[:1] + row[2:] for row in want["submission"]]
+    assert got["snapshot"] == want["snapshot"] and got["event"] == want["event"]
+
+
+def test_reports_follow_every_decision_of_the_pass(twins: tuple[Path, Path, list[bytes]]) -> None:
+    """One pass, several resolutions: each resolved step has its reports, rendered from its own state."""
+    home, _, raws = twins
+    with Home(home).open("g") as st:
+        told = st.receive_many([(raw, "", None) for raw in raws])
+        steps = {r.next_step for r in told if r.resolved}
+        have: dict[Any, int] = {}
+        for row in st.outbox():
+            have[row.step] = have.get(row.step, 0) + 1
+    assert steps and all(have.get(s) == 6 for s in steps)  # three recipients, text and HTML
