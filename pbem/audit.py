@@ -18,13 +18,17 @@ course, since everything after it would differ too. Nothing here writes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import multiprocessing as mp
+import os
+import pickle
+import signal
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pbem import moderator
 from pbem.bodies import DamagedBodyError
@@ -176,56 +180,74 @@ class _ReportJob:
         return out
 
     def start(self, jobs: int | None) -> _Running | None:
-        """Hand the reports to forked worker processes, which start at once, and return; None when
+        """Hand the reports to a forked renderer process, which starts at once, and return; None when
         that does not pay (few reports, one core, no fork): :meth:`finish` then renders them here.
-        ``jobs``: worker processes (None: one per core this process may use; 1: none)."""
+        ``jobs``: worker processes (None: one per core this process may use; 1: none).
+
+        The renderer renders the first step (so its caches are warm: the compiled templates, the map's
+        layers of the board), then forks ``jobs`` workers of its own for the other steps, handed out
+        one at a time, so a worker that drew the long battles does not hold the rest up. This process
+        warms up nothing first: it replays the game on the other core meanwhile."""
         groups = self.grouped = self.groups()
         if jobs is None:
             jobs = cores()
         jobs = min(jobs, len(groups) - 1)
         if jobs < 2 or len(self.work) < PARALLEL_MIN_REPORTS or "fork" not in mp.get_all_start_methods():
             return None
-        # The first step is rendered here first: the workers are forked with its warm caches (the
-        # compiled templates, the map's layers of the board). Then the other steps are handed out
-        # one at a time, so a worker that drew the long battles does not hold the rest up.
-        found = self.check(groups[0])
-        global _job
-        _job = self
+        fork_ready()  # (until finish: the renderer's collections copy no page it shares with this process)
         try:
-            fork_ready()
-            pool = mp.get_context("fork").Pool(jobs)
+            out, into = os.pipe()
+            try:
+                pid = os.fork()
+            except BaseException:
+                os.close(out)
+                os.close(into)
+                raise
         except BaseException:
-            _job = None
             forks_done()
             raise
-        return _Running(pool, pool.map_async(_check_group, range(1, len(groups)), chunksize=1), found)
+        if pid == 0:
+            os.close(out)
+            _render(self, jobs, into)  # never returns
+        os.close(into)
+        with contextlib.suppress(OSError):  # (the renderer does it too: whichever runs first)
+            os.setpgid(pid, pid)
+        return _Running(pid, out)
 
     def finish(self, running: _Running | None) -> dict[int, str]:
-        """Every report's problem by row index: the workers' answers (see :meth:`start`), or, without
-        workers, every report rendered here."""
+        """Every report's problem by row index: the renderer's answers (see :meth:`start`), or, without
+        it, every report rendered here."""
         if running is None:
             return {i: p for g in (self.grouped or self.groups()) for i, p in self.check(g).items()}
-        global _job
         try:
-            answers = running.answers.get()
+            with os.fdopen(running.out, "rb") as f:
+                data = f.read()
         finally:
-            running.pool.terminate()
-            _job = None
+            os.waitpid(running.pid, 0)
             forks_done()
-        found = running.found
-        for k, answer in enumerate(answers, start=1):
-            # a worker that failed: its steps are checked here, which meets (and raises) the same error
+        answers: list[dict[int, str] | None] = [None] * len(self.grouped)
+        with contextlib.suppress(Exception):  # a renderer that died midway: everything is rendered here
+            got = pickle.loads(data)
+            if isinstance(got, list) and len(got) == len(answers):
+                answers = got
+        found: dict[int, str] = {}
+        for k, answer in enumerate(answers):
+            # a step that failed in a worker is checked here, which meets (and raises) the same error
             found.update(answer if answer is not None else self.check(self.grouped[k]))
         return found
 
     @staticmethod
     def abandon(running: _Running | None) -> None:
-        """Stop the workers of :meth:`start` (this process failed before it read their answers)."""
-        global _job
+        """Stop the renderer of :meth:`start` and its workers (this process failed before it read their
+        answers)."""
         if running is not None:
-            running.pool.terminate()
+            with contextlib.suppress(OSError):
+                os.killpg(running.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.close(running.out)
+            with contextlib.suppress(OSError):
+                os.waitpid(running.pid, 0)
             forks_done()
-        _job = None
 
     def run(self, jobs: int | None) -> dict[int, str]:
         """Every report's problem by row index, rendered by ``jobs`` worker processes (see :meth:`start`)."""
@@ -234,23 +256,47 @@ class _ReportJob:
 
 @dataclass
 class _Running:
-    """Reports being rendered by worker processes: their pool, their answers to come, and the
-    problems of the first step (rendered here)."""
+    """Reports being rendered by a forked renderer process (:meth:`_ReportJob.start`): its process id
+    (also its workers' process group) and the pipe its answers come through."""
 
-    pool: Any
-    answers: Any
-    found: dict[int, str]
+    pid: int
+    out: int
+
+
+def _render(job: _ReportJob, jobs: int, into: int) -> NoReturn:
+    """The renderer process: every step's problems (a list by step: a dict of row index -> problem,
+    or None for a step whose rendering failed), pickled into the pipe ``into``; then it exits."""
+    status = 1
+    try:
+        with contextlib.suppress(OSError):
+            os.setpgid(0, 0)  # it and its workers: one group, which abandon() stops at once
+        answers: list[dict[int, str] | None] = [_checked(job, 0)]
+        global _job
+        _job = job
+        fork_ready()  # the first step's caches too: the workers' collections copy no page of them
+        # (each worker closes its copy of the pipe at once: only the renderer's end keeps it open)
+        with mp.get_context("fork").Pool(jobs, initializer=os.close, initargs=(into,)) as pool:
+            answers += pool.map(_check_group, range(1, len(job.grouped)), chunksize=1)
+        data = pickle.dumps(answers)
+        with os.fdopen(into, "wb") as f:
+            f.write(data)
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _checked(job: _ReportJob, k: int) -> dict[int, str] | None:
+    """The problems of the ``k``-th step's reports (None if rendering failed: see :meth:`_ReportJob.finish`)."""
+    try:
+        return job.check(job.grouped[k])
+    except Exception:  # noqa: BLE001 - the parent renders this step again and reports the error as it always has
+        return None
 
 
 def _check_group(k: int) -> dict[int, str] | None:
     """In a forked worker: the problems of the ``k``-th step's reports (None if rendering failed)."""
     job = _job
-    if job is None:
-        return None
-    try:
-        return job.check(job.grouped[k])
-    except Exception:  # noqa: BLE001 - the parent renders this step again and reports the error as it always has
-        return None
+    return None if job is None else _checked(job, k)
 
 
 def verify(

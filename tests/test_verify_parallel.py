@@ -4,8 +4,10 @@ rendered and compared, the same problems found, in the same order, as in one pro
 from __future__ import annotations
 
 import gc
+import os
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +79,7 @@ def test_workers_find_what_one_process_finds(demo: Path, tmp_path: Path, monkeyp
     alone, steps = _verify(home, 1, monkeypatch)
     assert steps > 3
     spread, here = _verify(home, 2, monkeypatch)
-    assert here == 1  # the first step here, every other step in a worker
+    assert here == 0  # the first step in the renderer process, every other step in one of its workers
     assert not alone.ok and spread.problems == alone.problems
     assert [p.split(" differs")[0] for p in spread.problems] == [
         f"step 3: the html report for {whom[0]}", f"step 8: the text report for {whom[1]}"]
@@ -90,8 +92,8 @@ def test_a_clean_game_passes_with_workers(demo: Path, monkeypatch: pytest.Monkey
     monkeypatch.setattr(audit._ReportJob, "start",
                         lambda self, jobs: (start(self, jobs), frozen.append(gc.get_freeze_count()))[0])
     report, here = _verify(Home(demo), 2, monkeypatch)
-    assert report.ok and report.reports == _stored(demo / f"{DEMO_GAME}.db") > 40 and here == 1
-    # the heap was frozen while the workers ran (their collections copy no shared page), and is not now
+    assert report.ok and report.reports == _stored(demo / f"{DEMO_GAME}.db") > 40 and here == 0
+    # the heap was frozen while the renderer ran (its collections copy no shared page), and is not now
     assert frozen[0] > 0 and gc.get_freeze_count() == 0
 
 
@@ -126,13 +128,20 @@ def test_workers_render_while_the_replay_runs_and_only_its_steps_count(
     con.commit()
     con.close()
     at_replay: list[int] = []
-    replay = audit._Verifier.replay
+    started: list[bool] = []
+    start, replay = audit._ReportJob.start, audit._Verifier.replay
+
+    def starting(self: audit._ReportJob, jobs: int | None) -> Any:
+        running = start(self, jobs)
+        started.append(running is not None)
+        return running
 
     def noting(self: audit._Verifier, *args: Any) -> Any:
         at_replay.append(len(self.problems))
-        at_replay.append(audit._job is not None)  # the workers' job is out before the replay begins
+        at_replay.append(started[-1])  # the renderer is out before the replay begins
         return replay(self, *args)
 
+    monkeypatch.setattr(audit._ReportJob, "start", starting)
     monkeypatch.setattr(audit._Verifier, "replay", noting)
     alone, _ = _verify(home, 1, monkeypatch)
     spread, _ = _verify(home, 2, monkeypatch)
@@ -141,3 +150,57 @@ def test_workers_render_while_the_replay_runs_and_only_its_steps_count(
     assert any(f"step {step}:" in p and "orders" in p for p in alone.problems), alone.problems
     assert any(p.startswith("step 2: the html report") for p in alone.problems), alone.problems
     assert not any(p.startswith("step 12:") for p in alone.problems), alone.problems
+
+
+def _group_alive(pgid: int) -> list[int]:
+    """The processes of process group ``pgid`` still running (not exited)."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            alive.append(int(stat.parent.name))
+    return alive
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_a_replay_that_fails_stops_the_renderer_and_its_workers(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pids: list[int] = []
+    start = audit._ReportJob.start
+
+    def starting(self: audit._ReportJob, jobs: int | None) -> Any:
+        running = start(self, jobs)
+        assert running is not None
+        pids.append(running.pid)
+        return running
+
+    def failing(self: audit._Verifier, *args: Any) -> Any:
+        time.sleep(0.3)  # the renderer has forked its workers by now
+        raise RuntimeError("the replay failed")
+
+    monkeypatch.setattr(audit._ReportJob, "start", starting)
+    monkeypatch.setattr(audit._Verifier, "replay", failing)
+    with pytest.raises(RuntimeError, match="the replay failed"):
+        _verify(Home(demo), 2, monkeypatch)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pids[0], os.WNOHANG)  # reaped
+    for _ in range(100):
+        if not _group_alive(pids[0]):
+            break
+        time.sleep(0.05)
+    assert _group_alive(pids[0]) == [] and gc.get_freeze_count() == 0
+
+
+def test_a_renderer_that_dies_leaves_the_reports_to_this_process(
+        demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home, db = _copy(demo, tmp_path)
+    whom = _alter(db, 5, "html")
+    monkeypatch.setattr(audit, "_render", lambda job, jobs, into: os._exit(3))
+    alone, _ = _verify(home, 1, monkeypatch)
+    spread, here = _verify(home, 2, monkeypatch)
+    assert spread.problems == alone.problems and spread.reports == alone.reports
+    assert spread.problems[0].startswith(f"step 5: the html report for {whom}")
+    steps = {s for (s,) in query(db, "SELECT step FROM outbox WHERE kind = 'report' AND body IS NOT NULL")}
+    assert here == len(steps)  # every step rendered here after all
