@@ -55,7 +55,7 @@ from datetime import UTC, datetime, timedelta
 from email.headerregistry import HeaderRegistry
 from email.utils import parseaddr
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy import event
 from sqlalchemy.dialects import registry
@@ -165,6 +165,11 @@ FREE_GUESSES = 3  # wrong passwords for a side in a row before its password subm
 THROTTLE_BASE = timedelta(minutes=1)  # the first wait; it doubles with each further wrong password
 THROTTLE_MAX = timedelta(days=1)
 _log = logging.getLogger("pbem")
+
+
+#: (table, column) of every column :meth:`Store._migrate` adds to a game file of an earlier format
+_COLUMNS_ADDED = (("player", "language"), ("outbox", "language"), ("game", "commitment"), ("game", "secret"),
+                  ("outbox", "renderer"), ("game", "system"), ("submission", "password_check"))
 
 
 def _checkpoint(name: str) -> None:
@@ -315,14 +320,21 @@ class Store(SqlFile):
         made before players had a language gets the ``language`` columns (English)."""
         try:
             with self.engine.connect() as conn:
-                cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(game)")}
+                # every table's columns in one query (the file is opened by every command: most need nothing)
+                have: dict[str, set[str]] = {}
+                for table, column in conn.exec_driver_sql(
+                        "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c "
+                        "WHERE m.type = 'table' AND m.name IN ('game', 'player', 'outbox', 'submission')"):
+                    have.setdefault(table, set()).add(column)
+                cols = have.get("game", set())
                 if "schema_version" not in cols:
                     return  # not a game file: the reading below says so
+                if not any(c not in have.get(t, {c}) for t, c in _COLUMNS_ADDED):
+                    return  # this format's columns, all there
                 # every player's language (and the language each report was queued in): English for a file
                 # made before pbem spoke other languages, whatever its format
                 for table in ("player", "outbox"):
-                    have = {row[1] for row in conn.exec_driver_sql(f"PRAGMA table_info({table})")}
-                    if have and "language" not in have:
+                    if table in have and "language" not in have[table]:
                         try:
                             conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN language VARCHAR NOT NULL DEFAULT 'en'")
                         except DBAPIError as exc:  # another process added it first
@@ -335,12 +347,12 @@ class Store(SqlFile):
                 added = [c for c in ("commitment", "secret") if c not in cols]
                 for c in added:
                     conn.exec_driver_sql(f"ALTER TABLE game ADD COLUMN {c} VARCHAR")
-                out_cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(outbox)")}
+                out_cols = have.get("outbox", set())
                 if out_cols and "renderer" not in out_cols:  # its reports were rendered by pbem 0.1
                     conn.exec_driver_sql("ALTER TABLE outbox ADD COLUMN renderer VARCHAR")
                 if "system" not in cols:
                     conn.exec_driver_sql("ALTER TABLE game ADD COLUMN system VARCHAR NOT NULL DEFAULT 'caesar'")
-                sub_cols = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(submission)")}
+                sub_cols = have.get("submission", set())
                 if sub_cols and "password_check" not in sub_cols:
                     conn.exec_driver_sql("ALTER TABLE submission ADD COLUMN password_check VARCHAR")
                 conn.commit()
@@ -832,12 +844,12 @@ class Store(SqlFile):
                 mailed = dict(db.connection().exec_driver_sql(
                     "SELECT format, upto_event FROM outbox WHERE recipient = ? AND kind = 'report' AND step = ?",
                     (recipient, last_mailed)).all())
+            language = languages.get(recipient, "en")
+            subject = report_subject(game.id, step.number, step.title, language)
             for fmt in FORMATS:
                 since = mailed.get(fmt) if fold else last.get((recipient, fmt))
-                language = languages.get(recipient, "en")
                 rows.append({"step": step.number, "kind": "report", "recipient": recipient,
-                             "email": emails.get(recipient, ""), "format": fmt,
-                             "subject": report_subject(game.id, step.number, step.title, language), "body": None,
+                             "email": emails.get(recipient, ""), "format": fmt, "subject": subject, "body": None,
                              "since_event": since or 0, "upto_event": last_event, "created": created, "sent": None,
                              "submission_id": None, "renderer": ON_DEMAND if on_demand else None,
                              "language": language})
@@ -1185,16 +1197,18 @@ class Store(SqlFile):
 
     def receipts(self, sids: Sequence[int]) -> list[Receipt]:
         """The receipts of submissions ``sids`` (in that order), read in one transaction."""
+        marks = ", ".join("?" * len(sids))
         with self._read() as db:
-            rows = {r.id: r for r in db.exec(select(SubmissionRecord).where(
-                SubmissionRecord.id.in_(sids)))}  # type: ignore[union-attr]
+            conn = db.connection()  # plain queries: the rows, the state each one opened, the open step's number
+            rows = {r[0]: _Told(*r) for r in conn.exec_driver_sql(
+                "SELECT id, verdict, side, step, reason, errors, related, applied_step FROM submission "
+                f"WHERE id IN ({marks})", tuple(sids))}
             for sid in sids:
                 if sid not in rows:
                     raise StoreError(f"game {self.game_id} has no submission #{sid}")
-            conn = db.connection()  # plain queries: the state each one opened, the open step's number
             opened: dict[int, str] = {}
             for sid, session in conn.exec_driver_sql(
-                    f"SELECT submission_id, session FROM snapshot WHERE submission_id IN ({', '.join('?' * len(sids))}) "
+                    f"SELECT submission_id, session FROM snapshot WHERE submission_id IN ({marks}) "
                     "ORDER BY rowid", tuple(sids)):
                 opened.setdefault(sid, session)  # (the first state a submission opened)
             open_step = conn.exec_driver_sql("SELECT MAX(step) FROM snapshot").scalar()
@@ -1538,6 +1552,19 @@ class _OpenStep:
     step: int
     session: str
     deadline: str | None
+
+
+class _Told(NamedTuple):
+    """The columns of a submission its receipt tells (:meth:`Store.receipts`)."""
+
+    id: int
+    verdict: str
+    side: str | None
+    step: int | None
+    reason: str | None
+    errors: str | None
+    related: int | None
+    applied_step: int | None
 
 
 @dataclass(frozen=True)

@@ -230,3 +230,33 @@ def test_parallel_submissions_resolve_the_step_once(tmp_path: Path) -> None:
         accepted = [x for x in subs if x.verdict == "accepted"]
         assert sorted(str(x.side) for x in accepted) == ["Caesar", "Pompey"]
         assert st.verify().ok
+
+
+def test_a_file_of_the_earlier_format_gets_its_columns_once_and_opens(tmp_path: Path) -> None:
+    """A game file of format 2 (no game system, commitment or secret; no report renderer, no language,
+    no password check) gets those columns when it is first opened; opening it again changes nothing."""
+    make_game(tmp_path)
+    db = sqlite3.connect(tmp_path / "g.db")
+    dropped = {"game": ["system", "commitment", "secret"], "outbox": ["renderer", "language"],
+               "player": ["language"], "submission": ["password_check"]}
+    for table, columns in dropped.items():
+        for column in columns:
+            db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    db.execute("UPDATE game SET schema_version = 'pbem-store 2'")
+    db.commit()
+    db.close()
+
+    def columns() -> dict[str, set[str]]:
+        con = sqlite3.connect(tmp_path / "g.db")
+        try:
+            return {t: {r[1] for r in con.execute(f"PRAGMA table_info({t})")} for t in dropped}
+        finally:
+            con.close()
+
+    assert not any(c in columns()[t] for t, cs in dropped.items() for c in cs)
+    with Home(tmp_path).open("g") as st:
+        assert st.status().step == 1 and {p.language for p in st.players()} == {"en"}
+    after = columns()
+    assert all(c in after[t] for t, cs in dropped.items() for c in cs)
+    Home(tmp_path).open("g").close()
+    assert columns() == after
