@@ -222,6 +222,10 @@ class _ReportJob:
         try:
             with os.fdopen(running.out, "rb") as f:
                 data = f.read()
+        except BaseException:  # interrupted while waiting (Ctrl-C): the renderer and its workers stop too
+            with contextlib.suppress(OSError):
+                os.killpg(running.pid, signal.SIGKILL)
+            raise
         finally:
             os.waitpid(running.pid, 0)
             forks_done()

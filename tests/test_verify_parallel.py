@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import os
 import shutil
+import signal
 import sqlite3
 import time
 from pathlib import Path
@@ -204,3 +205,52 @@ def test_a_renderer_that_dies_leaves_the_reports_to_this_process(
     assert spread.problems[0].startswith(f"step 5: the html report for {whom}")
     steps = {s for (s,) in query(db, "SELECT step FROM outbox WHERE kind = 'report' AND body IS NOT NULL")}
     assert here == len(steps)  # every step rendered here after all
+
+
+class _Interrupted(BaseException):
+    """What Ctrl-C raises, as a test can raise it (pytest stops at a real KeyboardInterrupt)."""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_interrupted_while_waiting_for_the_renderer_it_stops_it(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pids: list[int] = []
+    start, fdopen = audit._ReportJob.start, os.fdopen
+
+    def starting(self: audit._ReportJob, jobs: int | None) -> Any:
+        running = start(self, jobs)
+        pids.append(running.pid)
+        return running
+
+    class Pipe:
+        def __init__(self, fd: int, mode: str) -> None:
+            self.f = fdopen(fd, mode)
+
+        def __enter__(self) -> Any:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.f.close()
+
+        def read(self) -> bytes:
+            raise _Interrupted  # at once: the renderer has more than a moment's work left
+
+    ended: dict[int, int] = {}
+    waitpid = os.waitpid
+
+    def noting_how_it_ended(pid: int, options: int) -> tuple[int, int]:
+        got = waitpid(pid, options)
+        ended[got[0]] = got[1]
+        return got
+
+    monkeypatch.setattr(audit._ReportJob, "start", starting)
+    monkeypatch.setattr(audit.os, "fdopen", Pipe)
+    monkeypatch.setattr(audit.os, "waitpid", noting_how_it_ended)
+    with pytest.raises(_Interrupted):
+        _verify(Home(demo), 2, monkeypatch)
+    monkeypatch.undo()
+    assert os.WIFSIGNALED(ended[pids[0]]) and os.WTERMSIG(ended[pids[0]]) == signal.SIGKILL  # stopped, not awaited
+    for _ in range(100):
+        if not _group_alive(pids[0]):
+            break
+        time.sleep(0.05)
+    assert _group_alive(pids[0]) == [] and gc.get_freeze_count() == 0
