@@ -5,6 +5,7 @@ its start instead of failing at their first write) and every transaction commits
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -53,6 +54,8 @@ class SqlFile:
                     raise
         except DBAPIError as exc:
             raise self._db_error(exc) from exc
+        except sqlite3.Error as exc:  # plain SQL run on the session's own connection: told the same way
+            raise self._db_error(DBAPIError(None, None, exc)) from exc
         finally:
             self._immediate = False
 

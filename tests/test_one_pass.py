@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import mailbox
 import shutil
+import sqlite3
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -148,3 +149,27 @@ def test_reports_follow_every_decision_of_the_pass(twins: tuple[Path, Path, list
         for row in st.outbox():
             have[row.step] = have.get(row.step, 0) + 1
     assert steps and all(have.get(s) == 6 for s in steps)  # three recipients, text and HTML
+
+
+def test_a_full_disk_met_by_the_plain_sql_is_told_as_by_the_orm(
+        twins: tuple[Path, Path, list[bytes]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hot paths run their SQL on the session's own sqlite3 connection: its errors are told as
+    the storage layer tells every database error (a full disk: the file is intact, free some space)."""
+    home, _, raws = twins
+    real = pbem.store.Store._sql
+
+    class Full:
+        def __init__(self, raw: sqlite3.Connection) -> None:
+            self.raw = raw
+
+        def execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+            if sql.startswith("INSERT INTO submission"):
+                raise sqlite3.OperationalError("database or disk is full")
+            return self.raw.execute(sql, params)
+
+    monkeypatch.setattr(pbem.store.Store, "_sql", staticmethod(lambda db: Full(real(db))))
+    with Home(home).open("g") as st, pytest.raises(StoreError) as told:
+        st.receive(raws[0])
+    assert "The game file is intact" in str(told.value) and "Free some space" in str(told.value)
+    assert "Nothing of this was stored" in str(told.value)
+    assert query(home / "g.db", "SELECT COUNT(*) FROM submission") == [(0,)]
