@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pbem import bodies
 from pbem.control import OFFER_DRAW, OFFER_STEPS
 from pbem.core.phrase import say
 from pbem.decide import Outcome, Verdict
@@ -122,7 +123,7 @@ def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: i
     registered address in that game) instead of to this game's player."""
     from sqlmodel import select
 
-    from pbem.tables import OutboxRecord, PlayerRecord, SubmissionRecord
+    from pbem.tables import PlayerRecord, SubmissionRecord
 
     if not (row.source or "").startswith(MAIL_SOURCES) or out.side is None or row.id is None:
         return
@@ -131,10 +132,9 @@ def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: i
         elsewhere = signer(row.raw)
         if elsewhere is not None:
             other, side, email = elsewhere
-            db.add(OutboxRecord(step=step, kind=REPLY, recipient=f"{side}@{other}", email=email, format="text",
-                                subject=f"[{game}] step {for_step}: your submission #{row.id}: {out.verdict.value}",
-                                body=other_game_text(game, for_step, row.id, side, other), created=now,
-                                submission_id=row.id))
+            _queue(db, step, f"{side}@{other}", email,
+                   f"[{game}] step {for_step}: your submission #{row.id}: {out.verdict.value}",
+                   other_game_text(game, for_step, row.id, side, other), now, row.id, "en")
             return
     player = db.get(PlayerRecord, out.side)
     if player is None or not player.email:  # no registered side or no address: nobody to answer
@@ -147,8 +147,16 @@ def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: i
             SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.side == out.side,
             SubmissionRecord.applied_step == step, SubmissionRecord.id < row.id)).first()  # type: ignore[operator]
     language = player.language or "en"  # a language line of this very submission counts already (store)
-    db.add(OutboxRecord(step=step, kind=REPLY, recipient=player.side, email=player.email, format="text",
-                        subject=reply_subject(game, for_step, row.id, out.verdict, language),
-                        body=reply_text(game, for_step, row.id, out, replaces=row.related, stands=stands,
-                                        language=language),
-                        created=now, submission_id=row.id, language=language))
+    _queue(db, step, player.side, player.email, reply_subject(game, for_step, row.id, out.verdict, language),
+           reply_text(game, for_step, row.id, out, replaces=row.related, stands=stands, language=language),
+           now, row.id, language)
+
+
+def _queue(db: Any, step: int, recipient: str, email: str, subject: str, body: str, now: str, sid: int,
+           language: str) -> None:
+    """One reply in the outbox, in the session's transaction: plain SQL on its own connection (an ORM
+    object and its flush cost more than the row), the body stored as the ORM stores it (pbem.bodies)."""
+    db.connection().connection.driver_connection.execute(
+        "INSERT INTO outbox (step, kind, recipient, email, format, subject, body, since_event, upto_event, created, "
+        "sent, submission_id, renderer, language) VALUES (?, ?, ?, ?, 'text', ?, ?, 0, 0, ?, NULL, ?, NULL, ?)",
+        (step, REPLY, recipient, email, subject, bodies.pack(body), now, sid, language))
