@@ -156,7 +156,9 @@ def _queue(db: Any, step: int, recipient: str, email: str, subject: str, body: s
            language: str) -> None:
     """One reply in the outbox, in the session's transaction: plain SQL on its own connection (an ORM
     object and its flush cost more than the row), the body stored as the ORM stores it (pbem.bodies)."""
-    db.connection().connection.driver_connection.execute(
+    from pbem.sqlfile import own_connection  # (the storage layer: not loaded by a sealed submit's plain path)
+
+    own_connection(db).execute(
         "INSERT INTO outbox (step, kind, recipient, email, format, subject, body, since_event, upto_event, created, "
         "sent, submission_id, renderer, language) VALUES (?, ?, ?, ?, 'text', ?, ?, 0, 0, ?, NULL, ?, NULL, ?)",
         (step, REPLY, recipient, email, subject, bodies.pack(body), now, sid, language))

@@ -118,7 +118,7 @@ from pbem.rows import read_game
 
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
 # pbem.decide; the names defined here before the split stay importable from here.
-from pbem.sqlfile import SqlFile, explicit_begin
+from pbem.sqlfile import SqlFile, explicit_begin, own_connection
 from pbem.tables import (  # noqa: F401 - the table classes stay importable from here
     READABLE_SCHEMAS,
     SCHEMA,
@@ -448,8 +448,7 @@ class Store(SqlFile):
                               "VALUES (?, ?, ?, ?, ?)", (stored, check, now, source, Verdict.RECEIVED.value)).lastrowid
                     assert isinstance(sid, int)
                     if key is not None:
-                        run("INSERT INTO message (digest, message_id, submission_id, received) VALUES (?, ?, ?, ?)",
-                            (key.digest, key.message_id, sid, now))
+                        _store_message(run, key, sid, now)
                     got.append((sid, False))
         except StorageError as exc:
             raise exc.told("Nothing of this was stored: " + ("submit it again" if len(items) == 1 else "feed it again")
@@ -605,8 +604,7 @@ class Store(SqlFile):
         for sid in earlier:
             for digest, stored in run("SELECT digest, raw FROM submission WHERE id = ?", (sid,)):
                 if mine is not None and (digest or _digest_of(bytes(stored))) == mine:
-                    run("INSERT INTO message (digest, message_id, submission_id, received) VALUES (?, ?, ?, ?)",
-                        (key.digest, key.message_id, sid, now))
+                    _store_message(run, key, sid, now)
                     return sid
         return None
 
@@ -1019,12 +1017,9 @@ class Store(SqlFile):
 
     @staticmethod
     def _sql(db: DbSession) -> sqlite3.Connection:
-        """The session's own ``sqlite3`` connection, inside its transaction: the hot paths' plain SQL
-        runs on it directly (SQLAlchemy's ``exec_driver_sql`` costs some 35 us a statement more, and a
-        game's pass runs about a hundred). Flush the session first where its changes must count."""
-        raw = db.connection().connection.driver_connection
-        assert isinstance(raw, sqlite3.Connection)
-        return raw
+        """The session's own sqlite3 connection (:func:`pbem.sqlfile.own_connection`); a game's pass runs
+        about a hundred plain statements on it."""
+        return own_connection(db)
 
     def _decidable(self, db: DbSession) -> tuple[Adjudication, _OpenStep, queries.Sealed]:
         """The state a new submission is decided against (the open step's snapshot with the orders
@@ -1515,6 +1510,12 @@ def _os_error(path: Path, exc: OSError) -> StoreError:
     if exc.errno == errno.EIO:
         return _storage_error(path, exc.strerror or str(exc), io=True)
     return StoreError(f"cannot write {path}: {exc.strerror or exc}; check the file and its folder")
+
+
+def _store_message(run: queries.Run, key: MessageKey, sid: int, now: str) -> None:
+    """Record that mailbox message ``key`` carried submission ``sid`` (table ``message``)."""
+    run("INSERT INTO message (digest, message_id, submission_id, received) VALUES (?, ?, ?, ?)",
+        (key.digest, key.message_id, sid, now))
 
 
 def _digest_of(raw: bytes) -> str | None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import mailbox
 import shutil
 import sqlite3
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from pbem.games.caesar.rules.board import Side
 from pbem.store import Home, StoreError, Verdict
 from pbem.transport.inbox import read_inbox
 from store_helpers import dump, make_game, query, signed
+from test_mail import plain_mail
 
 
 class Killed(BaseException):
@@ -102,14 +102,6 @@ def test_receipts_come_in_the_order_asked_and_say_what_each_one_did(
             st.receipts([sids[0], 999])
 
 
-def _mail(raw: bytes, n: int) -> EmailMessage:
-    m = EmailMessage()
-    m["From"], m["To"], m["Subject"] = "player@example.org", "club@example.org", "[g] orders"
-    m["Message-ID"] = f"<{n}@example.org>"
-    m.set_content(raw.decode("utf-8"))
-    return m
-
-
 def test_the_inbox_finishes_what_an_earlier_process_left_undecided(
         twins: tuple[Path, Path, list[bytes]], monkeypatch: pytest.MonkeyPatch) -> None:
     """The inbox opens a game without the separate recovery pass: its own pass decides the submission
@@ -127,7 +119,7 @@ def test_the_inbox_finishes_what_an_earlier_process_left_undecided(
     assert query(home / "g.db", "SELECT verdict FROM submission") == [("received",)]
     box = mailbox.mbox(str(home.parent / "in.mbox"))
     for n, raw in enumerate(raws[1:]):
-        box.add(_mail(raw, n))
+        box.add(plain_mail(raw.decode("utf-8"), f"{n}@example.org", "player@example.org", "[g] orders"))
     box.close()
     run = read_inbox(Home(home), mbox=home.parent / "in.mbox")
     assert [r.receipt.verdict for r in run.results if r.receipt] == [Verdict.ACCEPTED] * 4

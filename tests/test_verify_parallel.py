@@ -74,6 +74,20 @@ def _verify(home: Home, jobs: int, monkeypatch: pytest.MonkeyPatch) -> tuple[Any
         return store.verify(jobs), len(checked)
 
 
+def _renderers(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """The process id of each renderer ``_ReportJob.start`` forks, in order (None: it rendered here)."""
+    started: list[int | None] = []
+    start = audit._ReportJob.start
+
+    def starting(self: audit._ReportJob, jobs: int | None) -> Any:
+        running = start(self, jobs)
+        started.append(running.pid if running is not None else None)
+        return running
+
+    monkeypatch.setattr(audit._ReportJob, "start", starting)
+    return started
+
+
 def test_workers_find_what_one_process_finds(demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     home, db = _copy(demo, tmp_path)
     whom = [_alter(db, 3, "html"), _alter(db, 8, "text")]
@@ -129,20 +143,13 @@ def test_workers_render_while_the_replay_runs_and_only_its_steps_count(
     con.commit()
     con.close()
     at_replay: list[int] = []
-    started: list[bool] = []
-    start, replay = audit._ReportJob.start, audit._Verifier.replay
-
-    def starting(self: audit._ReportJob, jobs: int | None) -> Any:
-        running = start(self, jobs)
-        started.append(running is not None)
-        return running
+    started, replay = _renderers(monkeypatch), audit._Verifier.replay
 
     def noting(self: audit._Verifier, *args: Any) -> Any:
         at_replay.append(len(self.problems))
-        at_replay.append(started[-1])  # the renderer is out before the replay begins
+        at_replay.append(started[-1] is not None)  # the renderer is out before the replay begins
         return replay(self, *args)
 
-    monkeypatch.setattr(audit._ReportJob, "start", starting)
     monkeypatch.setattr(audit._Verifier, "replay", noting)
     alone, _ = _verify(home, 1, monkeypatch)
     spread, _ = _verify(home, 2, monkeypatch)
@@ -151,6 +158,16 @@ def test_workers_render_while_the_replay_runs_and_only_its_steps_count(
     assert any(f"step {step}:" in p and "orders" in p for p in alone.problems), alone.problems
     assert any(p.startswith("step 2: the html report") for p in alone.problems), alone.problems
     assert not any(p.startswith("step 12:") for p in alone.problems), alone.problems
+
+
+def _assert_gone(pgid: int) -> None:
+    """Process group ``pgid`` (a renderer and its workers) has no process left running (waited for up
+    to five seconds: a killed worker may take a moment), and this process's heap is not frozen."""
+    for _ in range(100):
+        if not _group_alive(pgid):
+            break
+        time.sleep(0.05)
+    assert _group_alive(pgid) == [] and gc.get_freeze_count() == 0
 
 
 def _group_alive(pgid: int) -> list[int]:
@@ -168,30 +185,19 @@ def _group_alive(pgid: int) -> list[int]:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
 def test_a_replay_that_fails_stops_the_renderer_and_its_workers(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pids: list[int] = []
-    start = audit._ReportJob.start
-
-    def starting(self: audit._ReportJob, jobs: int | None) -> Any:
-        running = start(self, jobs)
-        assert running is not None
-        pids.append(running.pid)
-        return running
+    pids = _renderers(monkeypatch)
 
     def failing(self: audit._Verifier, *args: Any) -> Any:
         time.sleep(0.3)  # the renderer has forked its workers by now
         raise RuntimeError("the replay failed")
 
-    monkeypatch.setattr(audit._ReportJob, "start", starting)
     monkeypatch.setattr(audit._Verifier, "replay", failing)
     with pytest.raises(RuntimeError, match="the replay failed"):
         _verify(Home(demo), 2, monkeypatch)
+    assert pids[0] is not None
     with pytest.raises(ChildProcessError):
         os.waitpid(pids[0], os.WNOHANG)  # reaped
-    for _ in range(100):
-        if not _group_alive(pids[0]):
-            break
-        time.sleep(0.05)
-    assert _group_alive(pids[0]) == [] and gc.get_freeze_count() == 0
+    _assert_gone(pids[0])
 
 
 def test_a_renderer_that_dies_leaves_the_reports_to_this_process(
@@ -213,13 +219,7 @@ class _Interrupted(BaseException):
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
 def test_interrupted_while_waiting_for_the_renderer_it_stops_it(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pids: list[int] = []
-    start, fdopen = audit._ReportJob.start, os.fdopen
-
-    def starting(self: audit._ReportJob, jobs: int | None) -> Any:
-        running = start(self, jobs)
-        pids.append(running.pid)
-        return running
+    pids, fdopen = _renderers(monkeypatch), os.fdopen
 
     class Pipe:
         def __init__(self, fd: int, mode: str) -> None:
@@ -242,15 +242,12 @@ def test_interrupted_while_waiting_for_the_renderer_it_stops_it(demo: Path, monk
         ended[got[0]] = got[1]
         return got
 
-    monkeypatch.setattr(audit._ReportJob, "start", starting)
     monkeypatch.setattr(audit.os, "fdopen", Pipe)
     monkeypatch.setattr(audit.os, "waitpid", noting_how_it_ended)
     with pytest.raises(_Interrupted):
         _verify(Home(demo), 2, monkeypatch)
     monkeypatch.undo()
-    assert os.WIFSIGNALED(ended[pids[0]]) and os.WTERMSIG(ended[pids[0]]) == signal.SIGKILL  # stopped, not awaited
-    for _ in range(100):
-        if not _group_alive(pids[0]):
-            break
-        time.sleep(0.05)
-    assert _group_alive(pids[0]) == [] and gc.get_freeze_count() == 0
+    pid = pids[0]
+    assert pid is not None
+    assert os.WIFSIGNALED(ended[pid]) and os.WTERMSIG(ended[pid]) == signal.SIGKILL  # stopped, not awaited
+    _assert_gone(pid)

@@ -63,8 +63,10 @@ class _RememberingRegistry(HeaderRegistry):
         return made
 
 
-#: The policy pbem reads mail with: ``policy.default`` (modern headers, ``EmailMessage``) whose
-#: headers are parsed once per message, not once per look (:class:`_RememberingRegistry`).
+#: The policy a message's body and attachments are read with: ``policy.default`` (modern headers,
+#: ``EmailMessage``) whose headers are parsed once per message, not once per look
+#: (:class:`_RememberingRegistry`). Reading a few headers once (the inbox's From, Subject and
+#: Message-ID; a plain reply's) keeps ``policy.default``: nothing is asked twice there.
 READING = policy.default.clone(header_factory=_RememberingRegistry())
 
 
