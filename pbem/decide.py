@@ -75,6 +75,7 @@ __all__ = [
     "game_options",
     "header_hash",
     "initial_adjudication",
+    "known_state",
     "parse_duration",
     "parse_time",
     "reminder_body",
@@ -520,19 +521,30 @@ def previous_report_steps(rows: Sequence[QueuedReport]) -> list[int | None]:
     return out
 
 
-_last_loaded: list[tuple[str, str, Adjudication]] = []  # (system, state JSON, state): the last three
+_last_loaded: list[tuple[str, str, Adjudication]] = []  # (system, state JSON, state): the last few
+_LOADED_KEPT = 8  # a game's pass of the inbox resolves a few steps, then renders their reports
 
 
 def loaded_state(system: GameSystem, adj_json: str) -> Adjudication:
-    """``adj_json`` loaded by ``system``; the last two are kept, so the reports of a step and the receipt
-    that names the next step load it once. Read it only: the same object is handed out again."""
+    """``adj_json`` loaded by ``system``; the last few are kept (and those :func:`known_state` was told),
+    so the reports of a step and the receipt that names the next step load it once. Read it only: the
+    same object is handed out again."""
     for name, text, adj in _last_loaded:
         if name == system.name and text == adj_json:
             return adj
     adj = system.load(json.loads(adj_json))
-    _last_loaded.insert(0, (system.name, adj_json, adj))
-    del _last_loaded[3:]
+    known_state(system, adj_json, adj)
     return adj
+
+
+def known_state(system: GameSystem, adj_json: str, adj: Adjudication) -> None:
+    """Tell :func:`loaded_state` that ``adj_json`` loads as ``adj``: a state just stored as that text
+    (``adj_json`` is ``canonical_json(adj.to_json())``), so its reports need not read it back. The game's
+    position format promises the round trip (loading the text gives the same position, as
+    :meth:`Adjudication.copy` does); ``pbem verify`` renders every report again from the stored text.
+    ``adj`` is handed out as it is: nothing may change it afterwards."""
+    _last_loaded.insert(0, (system.name, adj_json, adj))
+    del _last_loaded[_LOADED_KEPT:]
 
 
 def reminder_body(game_id: str, step: int, title: str, deadline: str, side: str, language: str = "en") -> str:

@@ -89,6 +89,7 @@ from pbem.decide import (  # noqa: F401 - format_duration and initial_adjudicati
     game_secret,
     header_hash,
     initial_adjudication,
+    known_state,
     loaded_state,
     parse_duration,
     parse_time,
@@ -780,7 +781,14 @@ class Store(SqlFile):
         db.flush()  # a verdict changed in this transaction counts in the plain query below
         last_sub = self._sql(db).execute(
             "SELECT id FROM submission WHERE verdict != ? ORDER BY id DESC LIMIT 1", (Verdict.RECEIVED.value,)).fetchone()
-        self._add_snapshot(db, game, adj, seq, cause, sid, last_sub[0] if last_sub else 0, now)
+        text = self._add_snapshot(db, game, adj, seq, cause, sid, last_sub[0] if last_sub else 0, now)
+        # The new step's state, as stored, is ``adj``: its reports are rendered from a copy (which is the
+        # state as its text reads back: Adjudication.copy; decide.known_state) and the next submission is
+        # decided on a copy, as after sealed orders (_keep), instead of reading the text back (a new game's
+        # first decision still reads it: `pbem new` decides nothing).
+        known_state(self.system, text, adj.copy())
+        if cause is not Cause.NEW:
+            self._kept = _Kept(text, (), adj)
 
     def _append_events(self, db: DbSession, events: Sequence[Event], step: int) -> int:
         """Chain ``events`` (of ``step``) after the last one; the last sequence number."""
@@ -801,7 +809,8 @@ class Store(SqlFile):
     def _add_snapshot(
         self, db: DbSession, game: GameRecord, adj: Adjudication, last_event: int, cause: Cause, sid: int | None,
         after: int, now: datetime,
-    ) -> None:
+    ) -> str:
+        """Store ``adj`` as the snapshot of its step, with the step's reports queued; its stored text."""
         text = canonical_json(adj.to_json())
         step = adj.step()
         digest = sha256_text(text)
@@ -852,6 +861,7 @@ class Store(SqlFile):
         sql.executemany("INSERT INTO outbox (step, kind, recipient, email, format, subject, body, since_event, upto_event, "
                         "created, sent, submission_id, renderer, language) "
                         "VALUES (?, 'report', ?, ?, ?, ?, NULL, ?, ?, ?, NULL, NULL, ?, ?)", rows)
+        return text
 
     # -- mail folding: one mail per step that asks something of a player
     def _folding(self, db: DbSession) -> dict[str, bool]:

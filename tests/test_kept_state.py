@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from pbem.core.rng import Rng
 from pbem.games.caesar.rules.autoplay import random_orders
 from pbem.games.caesar.steps.session import StepKind
+from pbem.games.caesar.system import CaesarAdjudication, CaesarSystem
 from pbem.store import Home, Store
 from store_helpers import make_game, signed
 
@@ -50,3 +54,43 @@ def test_the_kept_state_is_the_one_the_file_gives(tmp_path: Path) -> None:
                     hits += kept is not None and kept.session == snap.session and kept.sealed == sealed
                 assert json.dumps(adj.to_json(), sort_keys=True) == _from_the_file(store.path)
     assert hits >= 5  # the kept state was used (not only the file)
+
+
+def test_a_resolved_step_is_not_read_back_and_its_reports_are_those_of_the_stored_text(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a resolution the store keeps the new step's state (decide.known_state): the next decision
+    works on a copy of it and the step's reports are rendered from it, without reading the text back.
+    Rendered again from the stored texts alone (nothing remembered, as `pbem verify` in its own
+    process does), every report is the same bytes, and the replay gives the same states."""
+    from pbem import decide
+
+    keys = make_game(tmp_path, seed=23)
+    loads = 0
+    real_load = CaesarSystem.load
+
+    def counted(self: CaesarSystem, data: dict[str, Any]) -> CaesarAdjudication:
+        nonlocal loads
+        loads += 1
+        return real_load(self, data)
+
+    rng = Rng(24)
+    resolved = n = 0
+    with Home(tmp_path).open("g") as store:
+        monkeypatch.setattr(CaesarSystem, "load", counted)
+        for _ in range(40):
+            session = store.adjudication().session
+            step = session.step()
+            if step.kind is StepKind.OVER:
+                break
+            before = loads
+            for side in step.awaiting:
+                n += 1
+                store.receive(signed(keys, side, step.number, random_orders(session, side, rng), n=n))
+            resolved += 1
+            # (a store just opened reads its open step's state once: from the second step on, nothing)
+            assert resolved == 1 or loads == before, f"step {step.number}: a state was read back {loads - before} times"
+        assert resolved >= 20
+        decide._last_loaded.clear()  # nothing remembered: every report from its stored text
+        monkeypatch.undo()
+        report = store.verify(jobs=1)
+    assert report.ok, report.problems

@@ -141,7 +141,11 @@ class Adjudication(Protocol):
         number moves on (the core sends the final reports when it does), and the returned events
         (audience all) say so. Pure and deterministic: the audit's replay repeats it."""
 
-    def copy(self) -> Adjudication: ...
+    def copy(self) -> Adjudication:
+        """An independent adjudication at the same position, exactly as its :meth:`to_json` would load
+        back (with the secret kept): the store decides the next submission on a copy and renders a
+        resolved step's reports from one instead of reading the stored text back, and ``pbem verify``,
+        which reads only the stored texts, must find the same states and the same reports."""
 
     def attach_secret(self, secret: bytes | None) -> None:
         """Give the game's keyed random stream its secret after loading (the JSON never holds it)."""
