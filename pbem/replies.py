@@ -33,10 +33,10 @@ from pbem.decide import Outcome, Verdict
 from pbem.locale import translations
 
 if TYPE_CHECKING:  # pbem.store imports this module
-    from pbem.tables import SubmissionRecord
+    from pbem.rows import SubmissionRow
 
-__all__ = ["MAIL_SOURCES", "NOTICE", "REPLY", "forged_text", "other_game_text", "queue_reply", "reply_subject", "reply_text",
-]
+__all__ = ["MAIL_SOURCES", "NOTICE", "REPLY", "forged_text", "other_game_text", "queue_mail", "queue_reply", "reply_subject",
+           "reply_text"]
 
 REPLY = "reply"
 #: An outbox row that tells a player of something the other side did at once (an offer of a draw).
@@ -112,7 +112,7 @@ def reply_subject(game: str, step: int, sid: int, verdict: Verdict, language: st
         "game": game, "step": step, "sid": sid, "verdict": words.get(verdict, verdict.value)}
 
 
-def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: int, now: str,
+def queue_reply(db: Any, game: str, row: SubmissionRow, out: Outcome, step: int, now: str,
                 signer: Callable[[bytes], tuple[str, str, str] | None] | None = None) -> None:
     """Add the reply to ``row`` (just decided as ``out`` while ``step`` was open) to the
     outbox, in the caller's transaction, when the submission came by email and names a
@@ -121,9 +121,7 @@ def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: i
     A signature that fails here but was made with a key registered in another game of the same
     ``home`` is answered to that signer (recipient ``SIDE@GAME``: ``pbem send`` looks up his
     registered address in that game) instead of to this game's player."""
-    from sqlmodel import select
-
-    from pbem.tables import PlayerRecord, SubmissionRecord
+    from pbem.sqlfile import own_connection  # (the storage layer: not loaded by a sealed submit's plain path)
 
     if not (row.source or "").startswith(MAIL_SOURCES) or out.side is None or row.id is None:
         return
@@ -132,33 +130,36 @@ def queue_reply(db: Any, game: str, row: SubmissionRecord, out: Outcome, step: i
         elsewhere = signer(row.raw)
         if elsewhere is not None:
             other, side, email = elsewhere
-            _queue(db, step, f"{side}@{other}", email,
+            queue_mail(db, step, f"{side}@{other}", email,
                    f"[{game}] step {for_step}: your submission #{row.id}: {out.verdict.value}",
-                   other_game_text(game, for_step, row.id, side, other), now, row.id, "en")
+                       other_game_text(game, for_step, row.id, side, other), now, row.id, "en")
             return
-    player = db.get(PlayerRecord, out.side)
-    if player is None or not player.email:  # no registered side or no address: nobody to answer
+    run = own_connection(db).execute
+    player = run("SELECT side, email, language FROM player WHERE side = ?", (out.side,)).fetchone()
+    if player is None or not player[1]:  # no registered side or no address: nobody to answer
         return
+    side, email, language = player[0], player[1], player[2] or "en"  # a language line of this very submission counts
     # The reply names the step the submission was for (a resend or a late one: an earlier step);
     # it is queued under the step open now, when it is sent.
     stands = None
     if out.verdict is Verdict.REJECTED and not out.unverified and for_step == step:  # his earlier orders still count
-        stands = db.exec(select(SubmissionRecord.id).where(
-            SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.side == out.side,
-            SubmissionRecord.applied_step == step, SubmissionRecord.id < row.id)).first()  # type: ignore[operator]
-    language = player.language or "en"  # a language line of this very submission counts already (store)
-    _queue(db, step, player.side, player.email, reply_subject(game, for_step, row.id, out.verdict, language),
-           reply_text(game, for_step, row.id, out, replaces=row.related, stands=stands, language=language),
-           now, row.id, language)
+        found = run("SELECT id FROM submission WHERE verdict = ? AND side = ? AND applied_step = ? AND id < ? LIMIT 1",
+                    (Verdict.ACCEPTED.value, out.side, step, row.id)).fetchone()
+        stands = found[0] if found else None
+    queue_mail(db, step, side, email, reply_subject(game, for_step, row.id, out.verdict, language),
+               reply_text(game, for_step, row.id, out, replaces=row.related, stands=stands, language=language),
+               now, row.id, language)
 
 
-def _queue(db: Any, step: int, recipient: str, email: str, subject: str, body: str, now: str, sid: int,
-           language: str) -> None:
-    """One reply in the outbox, in the session's transaction: plain SQL on its own connection (an ORM
-    object and its flush cost more than the row), the body stored as the ORM stores it (pbem.bodies)."""
+def queue_mail(db: Any, step: int, recipient: str, email: str, subject: str, body: str, now: str, sid: int | None,
+               language: str, *, kind: str = REPLY) -> None:
+    """One mail in the outbox that is not a report (a reply, a notice, a reminder; ``sid``: the submission
+    it answers, if any), in the caller's transaction (a
+    session of :mod:`pbem.sqlfile`): plain SQL on its own connection, the body stored as the ORM stores
+    it (pbem.bodies)."""
     from pbem.sqlfile import own_connection  # (the storage layer: not loaded by a sealed submit's plain path)
 
     own_connection(db).execute(
         "INSERT INTO outbox (step, kind, recipient, email, format, subject, body, since_event, upto_event, created, "
         "sent, submission_id, renderer, language) VALUES (?, ?, ?, ?, 'text', ?, ?, 0, 0, ?, NULL, ?, NULL, ?)",
-        (step, REPLY, recipient, email, subject, bodies.pack(body), now, sid, language))
+        (step, kind, recipient, email, subject, bodies.pack(body), now, sid, language))

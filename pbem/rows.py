@@ -141,6 +141,8 @@ def read_rows(conn: sqlite3.Connection, cls: type[_Row], table: str, tail: str =
     """Every row of ``table`` as ``cls``: the columns the file has of ``cls``'s fields (an older file
     lacks some; their defaults stand)."""
     have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+    if not have:  # (said as SQLite says it when a query names it)
+        raise sqlite3.OperationalError(f"no such table: {table}")
     names = [f.name for f in fields(cls) if f.name in have]  # type: ignore[arg-type]
     cur = conn.execute(f"SELECT {', '.join(names)} FROM {table} {tail}", params)
     return [cls(**dict(zip(names, r, strict=True))) for r in cur]

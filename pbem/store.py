@@ -26,6 +26,13 @@ work when it is opened, so a crash at any point loses nothing and rerunning fini
 work exactly once; two processes cannot both resolve a step because each decision
 re-reads the state under SQLite's write lock.
 
+Two ways in: the pipeline, the deadlines and whatever a submission's mail needs run in plain SQL on
+the store's own ``sqlite3`` connection (:class:`pbem.sqlfile.PlainSession`; the rows as
+:mod:`pbem.rows`), so ``pbem inbox``, ``pbem submit`` and ``pbem tick`` never load SQLAlchemy,
+SQLModel or pydantic (most of a second of start-up); the commands that list or edit rows (the
+outbox, the submissions, a new game) use the SQLModel classes of :mod:`pbem.tables` on an engine
+made when first needed (:attr:`Store.engine`), which remain the schema's one definition.
+
 Durability: the file is in WAL mode with ``synchronous=NORMAL``, so a commit costs no
 fsync and a killed process loses no commit; :meth:`Store.sync` (one fsync of the WAL)
 runs before anything is acknowledged (a receipt printed, a message marked handled), so
@@ -41,6 +48,7 @@ the time formats are pure and live in :mod:`pbem.decide`, shared by both.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
@@ -54,16 +62,9 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from email.headerregistry import HeaderRegistry
 from email.utils import parseaddr
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
-
-from sqlalchemy import event
-from sqlalchemy.dialects import registry
-from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.util import LRUCache
-from sqlmodel import Session as DbSession
-from sqlmodel import SQLModel, create_engine, select
 
 from pbem import bodies, moderator, queries
 from pbem.control import OFFER_DRAW, OFFER_STEPS
@@ -113,27 +114,34 @@ from pbem.envelope import (
 from pbem.errors import EnvelopeError, PbemError
 from pbem.games import DEFAULT_GAME, find_game
 from pbem.queries import BUSY_TIMEOUT_SECONDS
-from pbem.records import GAME_FILE_SUFFIX, GAME_ID_RE, ON_DEMAND, RENDERING_OWED, Receipt, games_in, kept_on_demand
-from pbem.replies import NOTICE, queue_reply
-from pbem.rows import read_game
+from pbem.records import (
+    GAME_FILE_SUFFIX,
+    GAME_ID_RE,
+    ON_DEMAND,
+    READABLE_SCHEMAS,
+    RENDERING_OWED,
+    SCHEMA,
+    Receipt,
+    games_in,
+    kept_on_demand,
+)
+from pbem.replies import NOTICE, queue_mail, queue_reply
+from pbem.rows import GameRow, PlayerRow, SubmissionRow, read_game, read_rows
 
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
 # pbem.decide; the names defined here before the split stay importable from here.
-from pbem.sqlfile import SqlFile, explicit_begin, own_connection
-from pbem.tables import (  # noqa: F401 - the table classes stay importable from here
-    READABLE_SCHEMAS,
-    SCHEMA,
-    EventRecord,
-    GameRecord,
-    MessageRecord,
-    OutboxRecord,
-    PlayerRecord,
-    SnapshotRecord,
-    SubmissionRecord,
-)
+from pbem.sqlfile import PlainSession, SqlFile, own_connection
 
 if TYPE_CHECKING:
+
     from pbem.audit import VerifyReport
+    from pbem.tables import MessageRecord, OutboxRecord, SubmissionRecord
+
+#: A transaction the store's shared methods run in: a SQLModel session, or a plain one (pbem.sqlfile)
+Tx = Any
+#: The table classes (pbem.tables), importable from here as before; loaded with SQLModel when asked for
+_TABLE_NAMES = ("EventRecord", "GameRecord", "MessageRecord", "OutboxRecord", "PlayerRecord", "SnapshotRecord",
+                "SubmissionRecord")
 
 __all__ = [
     "GameSetup",
@@ -157,6 +165,10 @@ def __getattr__(name: str) -> Any:
         from pbem.audit import VerifyReport
 
         return VerifyReport
+    if name in _TABLE_NAMES:  # as before; SQLModel is loaded when one is used
+        from pbem import tables
+
+        return getattr(tables, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -291,15 +303,31 @@ class Store(SqlFile):
         self._log_hashes: list[str] = []  # the hash chain after each of them
         self._asked: dict[str, tuple[tuple[str, ...], bool]] = {}  # a snapshot's hash -> its step's (awaiting, over)
         self._kept: _Kept | None = None  # the state the last sealed orders made (see _keep)
-        self.engine = _engine(self.path, self)
-        self._migrate()
-        with self._read() as db:
-            game = db.exec(select(GameRecord)).first()
-            self._has_message_table = db.connection().exec_driver_sql(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'message'").first() is not None
+        self._engine: Any = None  # the ORM's, made when a command first needs it (see engine)
+        try:  # (a connection used by one thread at a time, as the ORM's pool hands its own out)
+            self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None,
+                                         check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from exc
+        try:
+            queries.prepare_connection(self._conn)
+            self._migrate()
+            with self._plain_read() as db:
+                found = read_rows(db.conn, GameRow, "game")
+                self._has_message_table = db.conn.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'message'").fetchone() is not None
+        except sqlite3.Error as exc:
+            self._conn.close()
+            raise _db_error(self.path, exc) from exc
+        except BaseException:
+            self._conn.close()
+            raise
+        game = found[0] if found else None
         if game is None:
+            self._conn.close()
             raise StoreError(f"{self.path} is not a pbem game file (no game record)")
         if game.schema_version not in READABLE_SCHEMAS:
+            self._conn.close()
             raise StoreError(f"{self.path} was written by another version of pbem (format {game.schema_version!r}, "
                              f"this one reads {SCHEMA!r} and {', '.join(map(repr, LEGACY_SCHEMAS))}); use the pbem "
                              "version that created it")
@@ -319,59 +347,64 @@ class Store(SqlFile):
         one game system (Julius Caesar), no secret and kept passwords. Its stored format name stays,
         since the set-up hash covers it: such a game keeps drawing from its seed. A file of any format
         made before players had a language gets the ``language`` columns (English)."""
-        try:
-            with self.engine.connect() as conn:
-                # every table's columns in one query (the file is opened by every command: most need nothing)
-                have: dict[str, set[str]] = {}
-                for table, column in conn.exec_driver_sql(
-                        "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c "
-                        "WHERE m.type = 'table' AND m.name IN ('game', 'player', 'outbox', 'submission')"):
-                    have.setdefault(table, set()).add(column)
-                cols = have.get("game", set())
-                if "schema_version" not in cols:
-                    return  # not a game file: the reading below says so
-                if not any(c not in have.get(t, {c}) for t, c in _COLUMNS_ADDED):
-                    return  # this format's columns, all there
-                # every player's language (and the language each report was queued in): English for a file
-                # made before pbem spoke other languages, whatever its format
-                for table in ("player", "outbox"):
-                    if table in have and "language" not in have[table]:
-                        try:
-                            conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN language VARCHAR NOT NULL DEFAULT 'en'")
-                        except DBAPIError as exc:  # another process added it first
-                            if "duplicate column" not in str(exc):
-                                raise
-                conn.commit()
-                versions = [row[0] for row in conn.exec_driver_sql("SELECT schema_version FROM game")]
-                if not any(v in LEGACY_SCHEMAS for v in versions):
-                    return  # this format, or one that is refused below (and left as it is)
-                added = [c for c in ("commitment", "secret") if c not in cols]
-                for c in added:
-                    conn.exec_driver_sql(f"ALTER TABLE game ADD COLUMN {c} VARCHAR")
-                out_cols = have.get("outbox", set())
-                if out_cols and "renderer" not in out_cols:  # its reports were rendered by pbem 0.1
-                    conn.exec_driver_sql("ALTER TABLE outbox ADD COLUMN renderer VARCHAR")
-                if "system" not in cols:
-                    conn.exec_driver_sql("ALTER TABLE game ADD COLUMN system VARCHAR NOT NULL DEFAULT 'caesar'")
-                sub_cols = have.get("submission", set())
-                if sub_cols and "password_check" not in sub_cols:
-                    conn.exec_driver_sql("ALTER TABLE submission ADD COLUMN password_check VARCHAR")
-                conn.commit()
-        except DBAPIError as exc:
-            raise _db_error(self.path, exc) from exc
+        conn = self._conn
+        assert conn is not None
+        # every table's columns in one query (the file is opened by every command: most need nothing)
+        have: dict[str, set[str]] = {}
+        for table, column in conn.execute(
+                "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c "
+                "WHERE m.type = 'table' AND m.name IN ('game', 'player', 'outbox', 'submission')"):
+            have.setdefault(table, set()).add(column)
+        cols = have.get("game", set())
+        if "schema_version" not in cols:
+            return  # not a game file: the reading below says so
+        if not any(c not in have.get(t, {c}) for t, c in _COLUMNS_ADDED):
+            return  # this format's columns, all there
+        with self._plain_write():
+            # every player's language (and the language each report was queued in): English for a file
+            # made before pbem spoke other languages, whatever its format
+            for table in ("player", "outbox"):
+                if table in have and "language" not in have[table]:
+                    try:
+                        conn.execute(f"ALTER TABLE {table} ADD COLUMN language VARCHAR NOT NULL DEFAULT 'en'")
+                    except sqlite3.OperationalError as exc:  # another process added it first
+                        if "duplicate column" not in str(exc):
+                            raise
+        with self._plain_write():
+            versions = [row[0] for row in conn.execute("SELECT schema_version FROM game")]
+            if not any(v in LEGACY_SCHEMAS for v in versions):
+                return  # this format, or one that is refused below (and left as it is)
+            added = [c for c in ("commitment", "secret") if c not in cols]
+            for c in added:
+                conn.execute(f"ALTER TABLE game ADD COLUMN {c} VARCHAR")
+            out_cols = have.get("outbox", set())
+            if out_cols and "renderer" not in out_cols:  # its reports were rendered by pbem 0.1
+                conn.execute("ALTER TABLE outbox ADD COLUMN renderer VARCHAR")
+            if "system" not in cols:
+                conn.execute("ALTER TABLE game ADD COLUMN system VARCHAR NOT NULL DEFAULT 'caesar'")
+            sub_cols = have.get("submission", set())
+            if sub_cols and "password_check" not in sub_cols:
+                conn.execute("ALTER TABLE submission ADD COLUMN password_check VARCHAR")
+
+    @property
+    def engine(self) -> Any:
+        """The ORM's engine (SQLModel), made when a command first needs it: the pipeline (a submission
+        decided, stored and reported) runs on the plain connection alone (pbem.sqlfile)."""
+        if self._engine is None:
+            self._engine = _engine(self.path, self)
+        return self._engine
 
     def close(self) -> None:
         # Fold the write-ahead log back into the file now, even if another connection (of this
         # process or another) is open, so a file copied after the command ended is complete.
-        try:
-            raw = self.engine.raw_connection()
-            try:
-                raw.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            finally:
-                raw.close()
-        except (DBAPIError, sqlite3.Error):  # busy, read-only, a full disk: the log keeps it all
-            pass
-        self.engine.dispose()
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+        if self._conn is not None:
+            with contextlib.suppress(sqlite3.Error):  # busy, read-only, a full disk: the log keeps it all
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._conn.close()
+            self._conn = None
 
     def __enter__(self) -> Store:
         return self
@@ -379,7 +412,7 @@ class Store(SqlFile):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _db_error(self, exc: DBAPIError) -> Exception:  # a damaged, read-only or busy file: say which
+    def _db_error(self, exc: BaseException) -> Exception:  # a damaged, read-only or busy file: say which
         return _db_error(self.path, exc)
 
     def _now(self) -> str:
@@ -431,7 +464,7 @@ class Store(SqlFile):
                 prepared.append(exc)
         got: list[tuple[int, bool] | StoreError] = []
         try:
-            with self._write() as db:
+            with self._plain_write() as db:
                 if any(key is not None for _, _, key in items):
                     self._message_table(db)
                 # plain SQL: a row as received is a handful of columns (the ORM's objects and flushes cost more)
@@ -445,9 +478,7 @@ class Store(SqlFile):
                         got.append((earlier, True))
                         continue
                     stored, check = prep
-                    sid = run("INSERT INTO submission (raw, password_check, received, source, verdict) "
-                              "VALUES (?, ?, ?, ?, ?)", (stored, check, now, source, Verdict.RECEIVED.value)).lastrowid
-                    assert isinstance(sid, int)
+                    sid = _insert_received(run, stored, check, now, source)
                     if key is not None:
                         _store_message(run, key, sid, now)
                     got.append((sid, False))
@@ -498,13 +529,8 @@ class Store(SqlFile):
         if action == "away" and (until is None or origin is None):
             raise StoreError("away until when, declared where? (pbem.store.spread_absence gives both)")
         raw = moderator.Action(action, self.game_id, side, step.step, seconds, until=until, origin=origin).to_bytes()
-        with self._write() as db:
-            row = SubmissionRecord(raw=raw, received=self._now(), source=moderator.SOURCE,
-                                   password_check=moderator.CHECK)
-            db.add(row)
-            db.flush()
-            assert row.id is not None
-            sid = row.id
+        with self._plain_write() as db:
+            sid = _insert_received(db.conn.execute, raw, moderator.CHECK, self._now(), moderator.SOURCE)
         return self._decided(sid)
 
     def _replace(self, side: str, new: PlayerSetup | None) -> Receipt:
@@ -515,35 +541,29 @@ class Store(SqlFile):
         _check_email(side, new.email)
         fingerprint = key_fingerprint(new.public_key) if new.public_key else None  # a bad key says what is wrong
         self.process_pending()  # every submission received before is decided with the old credentials
-        with self._write() as db:
-            if db.exec(select(SubmissionRecord.id).where(SubmissionRecord.verdict == Verdict.RECEIVED.value)).first():
+        with self._plain_write() as db:
+            run = db.conn.execute
+            if run("SELECT 1 FROM submission WHERE verdict = ? LIMIT 1", (Verdict.RECEIVED.value,)).fetchone():
                 raise StoreError(f"a submission for game {self.game_id} arrived just now; run the command again")
             adj, _snap = self._current(db)
             step = adj.step()
             if step.over:
                 raise StoreError(f"game {self.game_id} is over; there is nothing to replace")
-            old = db.get(PlayerRecord, side)
-            assert old is not None
-            for other in db.exec(select(PlayerRecord)).all():
+            players = {p.side: p for p in read_rows(db.conn, PlayerRow, "player")}
+            old = players[side]
+            for other in players.values():
                 if other.side != side and fingerprint and other.fingerprint == fingerprint:
                     raise StoreError(f"{other.side} has this public key; the substitute needs his own key pair "
                                      "(`pbem keygen`)")
             raw = moderator.Action("replace", self.game_id, side, step.number, key=new.public_key,
                                    old_key=old.public_key).to_bytes()
-            row = SubmissionRecord(raw=raw, received=self._now(), source=moderator.SOURCE,
-                                   password_check=moderator.CHECK)
-            db.add(row)
-            old.email, old.public_key, old.password_hash, old.fingerprint = (
-                new.email, new.public_key, new.password_hash, fingerprint)
-            db.add(old)
+            sid = _insert_received(run, raw, moderator.CHECK, self._now(), moderator.SOURCE)
+            run("UPDATE player SET email = ?, public_key = ?, password_hash = ?, fingerprint = ? WHERE side = ?",
+                (new.email, new.public_key, new.password_hash, fingerprint, side))
             # The substitute needs the position to play on: the side's latest report (the one its old
             # player got) goes again, to the new address, with the next `pbem send`.
-            db.connection().exec_driver_sql(
-                "UPDATE outbox SET sent = NULL WHERE kind = 'report' AND recipient = ? AND step = "
+            run("UPDATE outbox SET sent = NULL WHERE kind = 'report' AND recipient = ? AND step = "
                 "(SELECT MAX(step) FROM outbox WHERE kind = 'report' AND recipient = ?)", (side, side))
-            db.flush()
-            assert row.id is not None
-            sid = row.id
         return self._decided(sid)
 
     def _decided(self, sid: int) -> Receipt:
@@ -560,22 +580,25 @@ class Store(SqlFile):
 
     def _committed(self, sids: Sequence[int]) -> str:
         """What is stored of submissions ``sids`` and of the reports, said after a write failed."""
+        marks = ", ".join("?" * len(sids))
         try:
-            with self._read() as db:
-                rows = [db.get(SubmissionRecord, sid) for sid in sids]
-                missing = db.connection().exec_driver_sql(f"SELECT COUNT(*) FROM outbox WHERE {RENDERING_OWED}").scalar() or 0
-                resolved = {s.submission_id: s.step for s in db.exec(select(SnapshotRecord).where(
-                    SnapshotRecord.submission_id.in_(sids))).all()}  # type: ignore[union-attr]
+            with self._plain_read() as db:
+                run = db.conn.execute
+                verdicts = dict(run(f"SELECT id, verdict FROM submission WHERE id IN ({marks})", tuple(sids)).fetchall())
+                missing = run(f"SELECT COUNT(*) FROM outbox WHERE {RENDERING_OWED}").fetchone()[0] or 0
+                resolved = dict(run(f"SELECT submission_id, step FROM snapshot WHERE submission_id IN ({marks})",
+                                    tuple(sids)).fetchall())
         except StoreError:
             return "Nothing committed was lost."
         parts = []
-        for sid, row in zip(sids, rows):
-            if row is None:
+        for sid in sids:
+            verdict = verdicts.get(sid)
+            if verdict is None:
                 continue
-            if row.verdict == Verdict.RECEIVED.value:
+            if verdict == Verdict.RECEIVED.value:
                 parts.append(f"submission #{sid} is stored and will be decided when pbem next opens the game")
             else:
-                what = f"submission #{sid} is stored and {row.verdict}"
+                what = f"submission #{sid} is stored and {verdict}"
                 if sid in resolved:
                     what += f" (it resolved the step; step {resolved[sid]} is open)"
                 parts.append(what)
@@ -584,10 +607,14 @@ class Store(SqlFile):
                          "when pbem next opens the game")
         return ("Nothing was lost: " + "; ".join(parts) + ".") if parts else "Nothing was lost."
 
-    def _message_table(self, db: DbSession) -> None:
-        """Game files written before the ``message`` table get it here, in the caller's transaction."""
+    def _message_table(self, db: Tx) -> None:
+        """Game files written before the ``message`` table get it here, in the caller's transaction
+        (the statements SQLModel makes of :class:`pbem.tables.MessageRecord`: :data:`MESSAGE_TABLE`)."""
         if not self._has_message_table:
-            MessageRecord.__table__.create(db.connection(), checkfirst=True)  # type: ignore[attr-defined]
+            sql = own_connection(db)
+            if sql.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'message'").fetchone() is None:
+                for statement in MESSAGE_TABLE:
+                    sql.execute(statement)
             self._has_message_table = True
 
     def _known_message(self, run: queries.Run, key: MessageKey, raw: bytes, now: str) -> int | None:
@@ -621,10 +648,10 @@ class Store(SqlFile):
             sub = plain
         if sub.password is None:
             return raw, None
-        with self._read() as db:
-            player = db.get(PlayerRecord, sub.envelope.side)
+        with self._plain_read() as db:
+            found = db.conn.execute("SELECT password_hash FROM player WHERE side = ?", (sub.envelope.side,)).fetchone()
             self._throttle(db, sub.envelope.side)
-        return without_password(sub), check_password_of(sub, player.password_hash if player else None)
+        return without_password(sub), check_password_of(sub, found[0] if found else None)
 
     def _plain_reply(self, raw: bytes) -> SignedSubmission | None:
         """A plain email reply with a ``password:`` line (:mod:`pbem.plainreply`) as the password-mode
@@ -634,26 +661,23 @@ class Store(SqlFile):
 
         if not has_password_line(raw):
             return None
-        with self._read() as db:
-            emails = {p.side: p.email for p in db.exec(select(PlayerRecord)).all()}
-            last = {r: s for r, s in db.connection().exec_driver_sql(
-                "SELECT recipient, MAX(step) FROM outbox WHERE kind = 'report' GROUP BY recipient")}
+        with self._plain_read() as db:
+            emails = dict(db.conn.execute("SELECT side, email FROM player").fetchall())
+            last = dict(db.conn.execute(
+                "SELECT recipient, MAX(step) FROM outbox WHERE kind = 'report' GROUP BY recipient").fetchall())
         try:
             return plain_reply(raw, self.game_id, emails, last)
         except EnvelopeError as exc:
             raise StoreError(f"a plain reply with a password that cannot be read, so it was not stored (it holds a "
                              f"password): {exc}") from None
 
-    def _throttle(self, db: DbSession, side: str) -> None:
+    def _throttle(self, db: Tx, side: str) -> None:
         """Refuse a password submission for ``side`` while it waits after wrong passwords (before any
         scrypt work, storing nothing, so nothing is replied): after FREE_GUESSES wrong ones in a row,
         the next is refused for THROTTLE_BASE, doubling with each further wrong one (at most a day)."""
-        rows = db.exec(
-            select(SubmissionRecord.password_check, SubmissionRecord.received)
-            .where(SubmissionRecord.side == side, SubmissionRecord.password_check.is_not(None))  # type: ignore[union-attr]
-            .order_by(SubmissionRecord.id.desc())  # type: ignore[union-attr]
-            .limit(64)
-        ).all()
+        rows = own_connection(db).execute(
+            "SELECT password_check, received FROM submission WHERE side = ? AND password_check IS NOT NULL "
+            "ORDER BY id DESC LIMIT 64", (side,)).fetchall()
         wrong = 0
         for check, _ in rows:
             if check != PASSWORD_WRONG:
@@ -671,6 +695,10 @@ class Store(SqlFile):
 
     def _migrate_passwords(self) -> None:
         """Files written before passwords were removed: remove them from the stored submissions."""
+        from sqlmodel import select
+
+        from pbem.tables import PlayerRecord, SubmissionRecord
+
         with self._write() as db:
             rows = db.exec(select(SubmissionRecord).where(SubmissionRecord.password_check.is_(None))).all()  # type: ignore[union-attr]
             players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
@@ -690,15 +718,12 @@ class Store(SqlFile):
         """Decide every received submission, lowest id first, all in one transaction: a process killed
         midway committed none of them, and the next one decides them all again, in the same order."""
         done = 0
-        with self._write() as db:
-            players: dict[str, PlayerRecord] | None = None
-            while rows := db.exec(  # (again until none is left: a decision could store another)
-                select(SubmissionRecord)
-                .where(SubmissionRecord.verdict == Verdict.RECEIVED.value)
-                .order_by(SubmissionRecord.id)  # type: ignore[arg-type]
-            ).all():
-                if players is None:  # this session's rows: a change a decision makes to one, the next one sees
-                    players = {p.side: p for p in db.exec(select(PlayerRecord)).all()}
+        with self._plain_write() as db:
+            players: dict[str, PlayerRow] | None = None
+            while rows := read_rows(  # (again until none is left: a decision could store another)
+                    db.conn, SubmissionRow, "submission", "WHERE verdict = ? ORDER BY id", (Verdict.RECEIVED.value,)):
+                if players is None:  # kept through the pass: a change a decision makes to one, the next one sees
+                    players = {p.side: p for p in read_rows(db.conn, PlayerRow, "player")}
                 for row in rows:
                     adj, snap, sealed = self._decidable(db)
                     digests = self._accepted_digests(db)
@@ -706,16 +731,19 @@ class Store(SqlFile):
                                  self._offers(db, snap.step))
                     if out.detail:  # the adjudicator failed: the moderator gets the traceback, the player the kind
                         _log.error("game %s, submission #%s: %s", self.game_id, row.id, out.detail.rstrip())
-                    self._store_outcome(db, row, out, snap, adj, sealed)
+                    self._store_outcome(db, row, out, snap, adj, sealed, players)
                     done += 1
         if done:
             _checkpoint("after-commit")
         return done
 
     def _store_outcome(
-        self, db: DbSession, row: SubmissionRecord, out: Outcome, snap: _OpenStep, adj: Adjudication,
-        sealed: queries.Sealed | None = None,
+        self, db: PlainSession, row: SubmissionRow, out: Outcome, snap: _OpenStep, adj: Adjudication,
+        sealed: queries.Sealed | None = None, players: dict[str, PlayerRow] | None = None,
     ) -> None:
+        """Write ``out``, the decision of submission ``row``, into its row, with what it brings: the events
+        and the new state of a step it resolved, the player's choices it makes, the reply by mail."""
+        run = db.conn.execute
         row.verdict = out.verdict.value
         row.side, row.step, row.digest = out.side, out.step, out.digest
         row.reason = out.reason
@@ -727,8 +755,7 @@ class Store(SqlFile):
             row.applied_step = snap.step
             row.orders = out.orders
             if out.resolved_step is None and out.events:  # an extension: told to both sides in the chain now
-                db.add(row)
-                db.flush()
+                _write_decision(run, row)
                 self._append_events(db, out.events, snap.step)
             if out.orders == OFFER_DRAW and out.side != MODERATOR:  # the other side is told at once, by mail
                 self._queue_offer_notice(db, row, out, snap.step)
@@ -736,22 +763,21 @@ class Store(SqlFile):
             row.applied_step = snap.step
             row.orders = out.orders
             wanted = requested_language(order_lines(out.orders or ""))
-            player = db.get(PlayerRecord, out.side) if wanted is not None and out.side else None
-            if player is not None and wanted is not None:  # from the reports and replies made after it
-                player.language = wanted
-                db.add(player)
+            if wanted is not None and out.side:  # from the reports and replies made after it
+                queries.set_language(run, out.side, wanted)
+                if players is not None and out.side in players:  # (the next decision of this pass sees it)
+                    players[out.side].language = wanted
             fold = requested_folding(order_lines(out.orders or ""))
             if fold is not None and out.side:  # which steps he gets mail for, from the mails made after it
                 self._set_folding(db, out.side, fold)
-            db.flush()  # (the plain query below does not flush the session's changes itself)
+            _write_decision(run, row)
             assert row.id is not None and out.side is not None
-            replaced = queries.supersede_earlier(self._sql(db).execute, row.id, out.side, snap.step)
+            replaced = queries.supersede_earlier(run, row.id, out.side, snap.step)
             if replaced is not None:  # a revision: the submission it replaces
                 row.related = replaced
             elif sealed is not None and out.submitted and out.resolved_step is None:
                 self._keep(snap, sealed, out)
-        db.add(row)
-        db.flush()
+        _write_decision(run, row)
         if out.resolved_step is not None:
             assert out.adjudication is not None
             self._record_resolution(db, out.adjudication, out.events, Cause.SUBMISSION, row.id, out.resolved_step, self.clock())
@@ -759,21 +785,20 @@ class Store(SqlFile):
                     lambda raw: signer_elsewhere(self.path.parent, self.game_id, raw))
         _checkpoint("before-commit")
 
-    def _queue_offer_notice(self, db: DbSession, row: SubmissionRecord, out: Outcome, step: int) -> None:
+    def _queue_offer_notice(self, db: PlainSession, row: SubmissionRow, out: Outcome, step: int) -> None:
         """A mail to every other side telling of ``out``'s offer of a draw (outbox kind ``notice``): an
         offer lapses after the next step, and a player may get no report before then (mail folding)."""
         text = next((e.text for e in out.events if e.kind == "draw-offer"), "")
-        for p in db.exec(select(PlayerRecord)).all():
+        assert row.id is not None
+        for p in read_rows(db.conn, PlayerRow, "player", "ORDER BY rowid"):
             if p.side == out.side or not p.email:
                 continue
-            db.add(OutboxRecord(step=step, kind=NOTICE, recipient=p.side, email=p.email, format="text",
-                                subject=f"[{self.game_id}] step {step}: {out.side} offers a draw",
-                                body=(f"Game {self.game_id}, step {step}: {text}.\n"
-                                      "To play on, do nothing: send your orders as usual.\n"),
-                                created=self._now(), submission_id=row.id, language=p.language or "en"))
+            queue_mail(db, step, p.side, p.email, f"[{self.game_id}] step {step}: {out.side} offers a draw",
+                       f"Game {self.game_id}, step {step}: {text}.\nTo play on, do nothing: send your orders as usual.\n",
+                       self._now(), row.id, p.language or "en", kind=NOTICE)
 
     def _record_resolution(
-        self, db: DbSession, adj: Adjudication, events: Sequence[Event], cause: Cause, sid: int | None, resolved: int,
+        self, db: Tx, adj: Adjudication, events: Sequence[Event], cause: Cause, sid: int | None, resolved: int,
         now: datetime,
     ) -> None:
         game = self._game_row
@@ -790,7 +815,7 @@ class Store(SqlFile):
         if cause is not Cause.NEW:
             self._kept = _Kept(text, (), adj)
 
-    def _append_events(self, db: DbSession, events: Sequence[Event], step: int) -> int:
+    def _append_events(self, db: Tx, events: Sequence[Event], step: int) -> int:
         """Chain ``events`` (of ``step``) after the last one; the last sequence number."""
         sql = self._sql(db)
         head = sql.execute("SELECT hash, seq FROM event ORDER BY seq DESC LIMIT 1").fetchone()
@@ -807,7 +832,7 @@ class Store(SqlFile):
         return seq
 
     def _add_snapshot(
-        self, db: DbSession, game: GameRecord, adj: Adjudication, last_event: int, cause: Cause, sid: int | None,
+        self, db: Tx, game: GameRow, adj: Adjudication, last_event: int, cause: Cause, sid: int | None,
         after: int, now: datetime,
     ) -> str:
         """Store ``adj`` as the snapshot of its step, with the step's reports queued; its stored text."""
@@ -864,7 +889,7 @@ class Store(SqlFile):
         return text
 
     # -- mail folding: one mail per step that asks something of a player
-    def _folding(self, db: DbSession) -> dict[str, bool]:
+    def _folding(self, db: Tx) -> dict[str, bool]:
         """Per side, whether its reports of steps that ask nothing of it are folded into its next
         mail that asks something (the default; a player may opt out: :meth:`set_folding`)."""
         prefs = {side: True for side in self.system.sides}
@@ -876,7 +901,7 @@ class Store(SqlFile):
         return prefs
 
     def folding(self) -> dict[str, bool]:
-        with self._read() as db:
+        with self._plain_read() as db:
             return self._folding(db)
 
     def set_folding(self, side: str, fold: bool) -> None:
@@ -884,14 +909,14 @@ class Store(SqlFile):
         The player makes it himself with a ``mailing`` line in a submission (:mod:`pbem.core.mailing`)."""
         if side not in self.system.sides:
             raise StoreError(f"game {self.game_id} has no side {side!r}; its sides are {', '.join(self.system.sides)}")
-        with self._write() as db:
+        with self._plain_write() as db:
             self._set_folding(db, side, fold)
 
     @staticmethod
-    def _set_folding(db: DbSession, side: str, fold: bool) -> None:
-        queries.set_folding(db.connection().exec_driver_sql, side, fold)
+    def _set_folding(db: Tx, side: str, fold: bool) -> None:
+        queries.set_folding(own_connection(db).execute, side, fold)
 
-    def _asks(self, db: DbSession, step: int) -> tuple[tuple[str, ...], bool]:
+    def _asks(self, db: Tx, step: int) -> tuple[tuple[str, ...], bool]:
         """The sides step ``step`` waited for when it opened, and whether the game was over then."""
         sql = self._sql(db)
         found = sql.execute("SELECT hash FROM snapshot WHERE step = ?", (step,)).fetchone()
@@ -906,21 +931,21 @@ class Store(SqlFile):
         return self._asked[found[0]]
 
     def asks(self, steps: Sequence[int]) -> dict[int, tuple[tuple[str, ...], bool]]:
-        with self._read() as db:
+        with self._plain_read() as db:
             return {s: self._asks(db, s) for s in set(steps)}
 
     def handovers(self) -> set[tuple[int, str]]:
         """The (step, side) of every accepted ``pbem replace``: the substitute's first report, the
         position he takes over, goes to him as a mail of its own even if that step asks nothing of
         his side (it is never folded into a later mail: he has seen nothing of the game yet)."""
-        with self._read() as db:
-            rows = db.connection().exec_driver_sql(
+        with self._plain_read() as db:
+            rows = db.conn.execute(
                 "SELECT raw FROM submission WHERE source = ? AND password_check = ? AND verdict = ?",
-                (moderator.SOURCE, moderator.CHECK, Verdict.ACCEPTED.value)).all()
+                (moderator.SOURCE, moderator.CHECK, Verdict.ACCEPTED.value)).fetchall()
         acts = (moderator.action_of(bytes(raw)) for (raw,) in rows)
         return {(a.step, a.side) for a in acts if a is not None and a.action == "replace"}
 
-    def _last_asking_report(self, db: DbSession, recipient: str, before: int) -> int | None:
+    def _last_asking_report(self, db: Tx, recipient: str, before: int) -> int | None:
         """The latest step before ``before`` whose report asked something of ``recipient`` (None: none)."""
         steps = self._sql(db).execute(
             "SELECT DISTINCT step FROM outbox WHERE recipient = ? AND kind = 'report' AND step < ? ORDER BY step DESC",
@@ -937,7 +962,7 @@ class Store(SqlFile):
         All of them are rendered in one transaction under the write lock, so processes
         that recover at the same time neither store a report twice nor render it twice."""
         done = 0
-        with self._write() as db:
+        with self._plain_write() as db:
             sql = self._sql(db)
             # plain columns and one UPDATE for all (the ORM's rows and flush cost more than the queries)
             rows = [_PendingReport(*r) for r in sql.execute(
@@ -954,7 +979,7 @@ class Store(SqlFile):
             sql.executemany("UPDATE outbox SET body = ?, renderer = ? WHERE id = ?", written)
         return done
 
-    def _render_rows(self, db: DbSession, rows: Sequence[_PendingReport]) -> Iterator[str]:
+    def _render_rows(self, db: Tx, rows: Sequence[_PendingReport]) -> Iterator[str]:
         """The bodies of reports ``rows`` (in order), rendered from the stored game."""
         if not rows:
             return
@@ -996,10 +1021,10 @@ class Store(SqlFile):
                   for r in rows if r.kind == "report" and kept_on_demand(r)]
         if not wanted:
             return {}
-        with (self._write() if store else self._read()) as db:
+        with (self._plain_write() if store else self._plain_read()) as db:
             made = dict(zip((w.id for w in wanted), self._render_rows(db, wanted), strict=True))
             if store:
-                db.connection().exec_driver_sql(
+                db.conn.executemany(
                     "UPDATE outbox SET body = ?, renderer = ? WHERE id = ? AND body IS NULL",
                     [(bodies.pack(made[w.id]), renderer_of(self.system, w.language), w.id) for w in wanted])
         return made
@@ -1014,24 +1039,24 @@ class Store(SqlFile):
         return rows
 
     # -- reading state
-    def _snapshot(self, db: DbSession) -> _OpenStep:
+    def _snapshot(self, db: Tx) -> _OpenStep:
         """The latest snapshot (the state of the open step, before its sealed orders)."""
         found = self._sql(db).execute("SELECT step, session, deadline FROM snapshot ORDER BY step DESC LIMIT 1").fetchone()
         if found is None:
             raise StoreError(f"{self.path} has no snapshot; the file is damaged")
         return _OpenStep(*found)
 
-    def _current(self, db: DbSession) -> tuple[Adjudication, _OpenStep]:
+    def _current(self, db: Tx) -> tuple[Adjudication, _OpenStep]:
         adj, snap, _sealed = self._decidable(db)
         return adj, snap
 
     @staticmethod
-    def _sql(db: DbSession) -> sqlite3.Connection:
+    def _sql(db: Tx) -> sqlite3.Connection:
         """The session's own sqlite3 connection (:func:`pbem.sqlfile.own_connection`); a game's pass runs
         about a hundred plain statements on it."""
         return own_connection(db)
 
-    def _decidable(self, db: DbSession) -> tuple[Adjudication, _OpenStep, queries.Sealed]:
+    def _decidable(self, db: Tx) -> tuple[Adjudication, _OpenStep, queries.Sealed]:
         """The state a new submission is decided against (the open step's snapshot with the orders
         accepted for it since), the snapshot, and those orders. A copy of the kept state when it was
         made of the same snapshot and the same orders (see :meth:`_keep`), else read from the file."""
@@ -1059,14 +1084,14 @@ class Store(SqlFile):
         assert out.adjudication is not None and out.side is not None
         self._kept = _Kept(snap.session, (*sealed, (out.side, out.orders or "", out.digest or "")), out.adjudication)
 
-    def _paused(self, db: DbSession) -> bool:
+    def _paused(self, db: Tx) -> bool:
         return self._clock_actions(db)[0]
 
-    def _clock_actions(self, db: DbSession) -> tuple[bool, list[tuple[SubmissionRecord, moderator.Action]]]:
+    def _clock_actions(self, db: Tx) -> tuple[bool, list[tuple[SubmissionRow, moderator.Action]]]:
         """Whether the game is paused now, and every accepted moderator action that moves the clock."""
-        rows = db.exec(select(SubmissionRecord).where(
-            SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.password_check == moderator.CHECK
-        ).order_by(SubmissionRecord.id)).all()  # type: ignore[arg-type]
+        db.flush()  # (the plain query below does not flush the session's changes itself)
+        rows = read_rows(own_connection(db), SubmissionRow, "submission", "WHERE verdict = ? AND password_check = ? "
+                         "ORDER BY id", (Verdict.ACCEPTED.value, moderator.CHECK))
         acts = [(r, a) for r in rows if (a := moderator.action_of(r.raw)) is not None]
         paused = False
         for _, a in acts:
@@ -1074,7 +1099,7 @@ class Store(SqlFile):
                 paused = a.action == "pause"
         return paused, acts
 
-    def _deadline(self, db: DbSession, snap: _OpenStep) -> str | None:
+    def _deadline(self, db: Tx, snap: _OpenStep) -> str | None:
         """The open step's deadline: none while the game is paused; else the one it opened with (or, when
         the game was resumed during this step, a whole deadline from the resumption), moved by the
         moderator's extensions made since."""
@@ -1085,7 +1110,7 @@ class Store(SqlFile):
         mine = [(r, a) for r, a in acts if r.applied_step == snap.step]
         resumed = [r for r, a in mine if a.action == "resume"]
         if resumed:
-            game = db.exec(select(GameRecord)).one()
+            game = self._game_row
             if not game.deadline_seconds:
                 return None
             base = format_time(parse_time(resumed[-1].received) + timedelta(seconds=game.deadline_seconds))
@@ -1095,8 +1120,8 @@ class Store(SqlFile):
         extra = sum(a.by or 0 for r, a in mine if a.action == "extend" and (r.id or 0) > since)
         due = parse_time(base) + timedelta(seconds=extra)
         latest: dict[str, datetime] = {}  # side -> the end of his absence, as he last declared it
-        for r in db.exec(select(SubmissionRecord).where(SubmissionRecord.verdict == Verdict.ACCEPTED.value)
-                         .order_by(SubmissionRecord.id)).all():  # type: ignore[arg-type]
+        for r in read_rows(own_connection(db), SubmissionRow, "submission", "WHERE verdict = ? ORDER BY id",
+                           (Verdict.ACCEPTED.value,)):
             if queries.is_away(r.orders):
                 who = r.side or ""
                 if r.password_check == moderator.CHECK:  # declared in another game (spread_absence)
@@ -1116,30 +1141,29 @@ class Store(SqlFile):
 
     def absences(self) -> list[tuple[int, str, str]]:
         """The players' own accepted ``away until`` declarations: (submission id, side, until), oldest first."""
-        with self._read() as db:
-            rows = db.connection().exec_driver_sql(
+        with self._plain_read() as db:
+            rows = db.conn.execute(
                 "SELECT id, side, orders, password_check FROM submission WHERE verdict = ? AND orders LIKE ? "
-                "ORDER BY id", (Verdict.ACCEPTED.value, "away until %")).all()
+                "ORDER BY id", (Verdict.ACCEPTED.value, "away until %")).fetchall()
         return [(sid or 0, side or "", (orders or "")[len("away until "):]) for sid, side, orders, check in rows
                 if check != moderator.CHECK]
 
     def absence_origins(self) -> set[str]:
         """The declarations of other games carried here already (their ``GAME#SUBMISSION``)."""
-        with self._read() as db:
-            rows = db.exec(select(SubmissionRecord.raw).where(
-                SubmissionRecord.verdict == Verdict.ACCEPTED.value, SubmissionRecord.password_check == moderator.CHECK,
-                SubmissionRecord.orders.like("away until %"))).all()  # type: ignore[union-attr]
-        return {a.origin for raw in rows if (a := moderator.action_of(raw)) is not None and a.origin}
+        with self._plain_read() as db:
+            rows = db.conn.execute("SELECT raw FROM submission WHERE verdict = ? AND password_check = ? AND orders LIKE ?",
+                                   (Verdict.ACCEPTED.value, moderator.CHECK, "away until %")).fetchall()
+        return {a.origin for (raw,) in rows if (a := moderator.action_of(bytes(raw))) is not None and a.origin}
 
-    def _offers(self, db: DbSession, open_step: int) -> dict[str, int]:
+    def _offers(self, db: Tx, open_step: int) -> dict[str, int]:
         """The draw offers standing while ``open_step`` is open (pbem.control.standing_offers)."""
         db.flush()  # (the plain query below does not flush the session's changes itself)
         return queries.the_offers(self._sql(db).execute, open_step)
 
-    def _accepted_digests(self, db: DbSession) -> dict[str, int]:
+    def _accepted_digests(self, db: Tx) -> dict[str, int]:
         return queries.accepted_digests(self._sql(db).execute)
 
-    def _log_upto(self, db: DbSession, upto: int) -> tuple[list[Event], list[str]]:
+    def _log_upto(self, db: Tx, upto: int) -> tuple[list[Event], list[str]]:
         """The parsed log, at least events 1 to ``upto``, and the hash chain after each (both indexed
         from event 1); the lists are kept by the store: slice them, never change them.
 
@@ -1148,13 +1172,14 @@ class Store(SqlFile):
         had when read (a write that was rolled back, or another process, cannot leave it stale),
         and only the events after it are read."""
         n = len(self._log)
-        if n and db.exec(select(EventRecord.hash).where(EventRecord.seq == n)).first() != self._log_hashes[-1]:
-            self._log, self._log_hashes, n = [], [], 0
+        sql = own_connection(db)
+        if n:
+            last = sql.execute("SELECT hash FROM event WHERE seq = ?", (n,)).fetchone()
+            if last is None or last[0] != self._log_hashes[-1]:
+                self._log, self._log_hashes, n = [], [], 0
         if upto > n:
-            cols = (EventRecord.seq, EventRecord.kind, EventRecord.audience, EventRecord.text, EventRecord.data,
-                    EventRecord.hash)
-            rows = db.exec(select(*cols).where(EventRecord.seq > n, EventRecord.seq <= upto)  # type: ignore[call-overload]
-                           .order_by(EventRecord.seq)).all()
+            rows = sql.execute("SELECT seq, kind, audience, text, data, hash FROM event WHERE seq > ? AND seq <= ? "
+                               "ORDER BY seq", (n, upto)).fetchall()
             for i, (seq, *_rest) in enumerate(rows):
                 if seq != n + i + 1:
                     raise StoreError(f"{self.path} is damaged: event #{n + i + 1} is missing from the log; `pbem verify` "
@@ -1167,21 +1192,23 @@ class Store(SqlFile):
             self._log_hashes = self._log_hashes + [h for *_rest, h in rows]
         return self._log, self._log_hashes
 
-    def game(self) -> GameRecord:
-        with self._read() as db:
-            return db.exec(select(GameRecord)).one()
+    def game(self) -> GameRow:
+        """The game's record (its set-up)."""
+        with self._plain_read() as db:
+            return read_rows(db.conn, GameRow, "game")[0]
 
-    def players(self) -> list[PlayerRecord]:
-        with self._read() as db:
-            return list(db.exec(select(PlayerRecord).order_by(PlayerRecord.side)).all())
+    def players(self) -> list[PlayerRow]:
+        """The players' records, by side."""
+        with self._plain_read() as db:
+            return read_rows(db.conn, PlayerRow, "player", "ORDER BY side")
 
     def adjudication(self) -> Adjudication:
         """The current adjudication state (sealed orders of the open step included)."""
-        with self._read() as db:
+        with self._plain_read() as db:
             return self._current(db)[0]
 
     def status(self, now: datetime | None = None) -> Status:
-        with self._read() as db:
+        with self._plain_read() as db:
             adj, snap = self._current(db)
             due = self._deadline(db, snap)
             paused = self._paused(db)
@@ -1210,7 +1237,7 @@ class Store(SqlFile):
     def receipts(self, sids: Sequence[int]) -> list[Receipt]:
         """The receipts of submissions ``sids`` (in that order), read in one transaction."""
         marks = ", ".join("?" * len(sids))
-        with self._read() as db:
+        with self._plain_read() as db:
             sql = self._sql(db)  # plain queries: the rows, the state each one opened, the open step's number
             rows = {r[0]: _Told(*r) for r in sql.execute(
                 "SELECT id, verdict, side, step, reason, errors, related, applied_step FROM submission "
@@ -1267,20 +1294,25 @@ class Store(SqlFile):
         came by mail with one), so that the reply to it can name it (``In-Reply-To``)."""
         if not sids or not self._has_message_table:
             return {}
-        with self._read() as db:
-            rows = db.exec(select(MessageRecord).where(MessageRecord.submission_id.in_(sids))).all()  # type: ignore[attr-defined]
-        return {r.submission_id: r.message_id for r in rows if r.message_id}
+        with self._plain_read() as db:
+            rows = db.conn.execute(f"SELECT submission_id, message_id FROM message WHERE submission_id IN "
+                                   f"({', '.join('?' * len(sids))}) ORDER BY rowid", tuple(sids)).fetchall()
+        return {sid: message_id for sid, message_id in rows if message_id}
 
     def verdicts(self, sids: Sequence[int]) -> dict[int, str]:
         """The verdict of each submission in ``sids``."""
         if not sids:
             return {}
-        with self._read() as db:
-            rows = db.exec(select(SubmissionRecord.id, SubmissionRecord.verdict).where(
-                SubmissionRecord.id.in_(sids))).all()  # type: ignore[union-attr]
+        with self._plain_read() as db:
+            rows = db.conn.execute(f"SELECT id, verdict FROM submission WHERE id IN ({', '.join('?' * len(sids))})",
+                                   tuple(sids)).fetchall()
         return {int(i): str(v) for i, v in rows}
 
     def submissions(self) -> list[SubmissionRecord]:
+        from sqlmodel import select
+
+        from pbem.tables import SubmissionRecord
+
         with self._read() as db:
             return list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]
 
@@ -1288,6 +1320,10 @@ class Store(SqlFile):
         """Every stored submission (in the order received), every mailbox message that carried
         one (none in a file older than the ``message`` table), and each step's deadline as it
         was when the step opened (step -> time or None): what :mod:`pbem.disputes` lists."""
+        from sqlmodel import select
+
+        from pbem.tables import MessageRecord, SnapshotRecord, SubmissionRecord
+
         with self._read() as db:
             subs = list(db.exec(select(SubmissionRecord).order_by(SubmissionRecord.id)).all())  # type: ignore[arg-type]
             messages = list(db.exec(select(MessageRecord)).all()) if self._has_message_table else []
@@ -1296,23 +1332,27 @@ class Store(SqlFile):
 
     def last_opened(self) -> str:
         """When the open step (or the end of the game) began: the last snapshot's time."""
-        with self._read() as db:
-            snap = db.exec(select(SnapshotRecord).order_by(SnapshotRecord.step.desc()).limit(1)).first()  # type: ignore[attr-defined]
-        return snap.created if snap is not None else ""
+        with self._plain_read() as db:
+            found = db.conn.execute("SELECT created FROM snapshot ORDER BY step DESC LIMIT 1").fetchone()
+        return found[0] if found is not None else ""
 
     def events(self, viewer: str = MODERATOR) -> list[tuple[int, int, Event]]:
         """(seq, step, event) for every event ``viewer`` (a side or ``moderator``) may see."""
-        with self._read() as db:
-            rows = db.exec(select(EventRecord).order_by(EventRecord.seq)).all()  # type: ignore[arg-type]
+        with self._plain_read() as db:
+            rows = db.conn.execute("SELECT seq, step, kind, audience, text, data FROM event ORDER BY seq").fetchall()
         out = []
-        for r in rows:
-            ev = _event_of(r)
+        for seq, step, kind, audience, text, data in rows:
+            ev = _event_from(seq, kind, audience, text, data)
             if ev.visible_to(viewer):
-                out.append((r.seq, r.step, ev))
+                out.append((seq, step, ev))
         return out
 
     def outbox(self, *, recipient: str | None = None, fmt: str | None = None, kind: str | None = "report",
                step: int | None = None, unsent: bool = False) -> list[OutboxRecord]:
+        from sqlmodel import select
+
+        from pbem.tables import OutboxRecord
+
         q = select(OutboxRecord).order_by(OutboxRecord.step, OutboxRecord.id)  # type: ignore[arg-type]
         if unsent:
             q = q.where(OutboxRecord.sent.is_(None))  # type: ignore[union-attr]
@@ -1353,10 +1393,9 @@ class Store(SqlFile):
         message); only a kill between the acceptance and the commit, a WAL append without an
         fsync, sends the message again (with the same Message-ID). Other writers wait for the
         one SMTP transaction (SQLite's busy timeout)."""
-        with self._write() as db:
-            db.connection().exec_driver_sql(
-                f"UPDATE outbox SET sent = ? WHERE sent IS NULL AND id IN ({', '.join('?' * len(ids))})",
-                (when or self._now(), *ids))
+        with self._plain_write() as db:
+            db.conn.execute(f"UPDATE outbox SET sent = ? WHERE sent IS NULL AND id IN ({', '.join('?' * len(ids))})",
+                            (when or self._now(), *ids))
             yield
 
     def mark_sent(self, ids: Sequence[int], when: str | None = None) -> int:
@@ -1366,8 +1405,8 @@ class Store(SqlFile):
             return 0
         # One small UPDATE and commit: in WAL mode with synchronous=NORMAL it costs no fsync, which
         # keeps the moment between the server's acceptance and this mark (a resend after a crash) short.
-        with self._write() as db:
-            result = db.connection().exec_driver_sql(
+        with self._plain_write() as db:
+            result = db.conn.execute(
                 f"UPDATE outbox SET sent = ? WHERE sent IS NULL AND id IN ({', '.join('?' * len(ids))})",
                 (when or self._now(), *ids))
         return int(result.rowcount)
@@ -1378,10 +1417,10 @@ class Store(SqlFile):
         when less than a quarter of its time (at most a day) is left. Returns what was done."""
         now = now or self.clock()
         done: list[str] = []
-        with self._write() as db:
+        with self._plain_write() as db:
             adj, snap = self._current(db)
             step = adj.step()
-            game = db.exec(select(GameRecord)).one()
+            game = self._game_row
             due = self._deadline(db, snap)
             if due is None or step.over or not game.deadline_seconds:
                 return done
@@ -1397,23 +1436,19 @@ class Store(SqlFile):
             else:
                 lead = min(timedelta(days=1), timedelta(seconds=game.deadline_seconds) / 4)
                 if now >= deadline - lead:
-                    known = db.exec(select(PlayerRecord)).all()
-                    emails = {p.side: p.email for p in known}
-                    spoken = {p.side: p.language or "en" for p in known}
+                    run = db.conn.execute
+                    known = run("SELECT side, email, language FROM player").fetchall()
+                    emails = {side: email for side, email, _language in known}
+                    spoken = {side: language or "en" for side, _email, language in known}
                     for side in step.missing:
-                        exists = db.exec(select(OutboxRecord).where(
-                            OutboxRecord.step == step.number, OutboxRecord.kind == "reminder",
-                            OutboxRecord.recipient == side)).first()
-                        if exists:
+                        if run("SELECT 1 FROM outbox WHERE step = ? AND kind = 'reminder' AND recipient = ? LIMIT 1",
+                               (step.number, side)).fetchone():
                             continue
-                        db.add(OutboxRecord(step=step.number, kind="reminder", recipient=side,
-                                            email=emails.get(side, ""), format="text",
-                                            subject=reminder_subject(self.game_id, step.number, due,
-                                                                     spoken.get(side, "en")),
-                                            body=reminder_body(self.game_id, step.number, step.title, due,
-                                                                side, spoken.get(side, "en")),
-                                            language=spoken.get(side, "en"),
-                                            created=format_time(now)))
+                        language = spoken.get(side, "en")
+                        queue_mail(db, step.number, side, emails.get(side, ""),
+                                   reminder_subject(self.game_id, step.number, due, language),
+                                   reminder_body(self.game_id, step.number, step.title, due, side, language),
+                                   format_time(now), None, language, kind="reminder")
                         done.append(f"reminder queued for {side} (step {step.number}, due {snap.deadline})")
         try:
             self.render_pending()
@@ -1429,8 +1464,8 @@ class Store(SqlFile):
         from pbem.bundle import export_bundle
 
         over = self.status().over if include_secret is None else include_secret
-        with self._read() as db:  # the rows are read plain (pbem.rows), as the audit reads them
-            rows = read_game(db.connection().connection.driver_connection)
+        with self._plain_read() as db:  # the rows are read plain (pbem.rows), as the audit reads them
+            rows = read_game(db.conn)
         return export_bundle(rows.game, sorted(rows.players.values(), key=lambda p: p.side), rows.subs, rows.events,
                              [rows.snaps[k] for k in sorted(rows.snaps)], rows.reports, over)
 
@@ -1439,8 +1474,8 @@ class Store(SqlFile):
         processes that render the reports again (None: one per core; see :func:`pbem.audit.verify`)."""
         from pbem import audit  # only here: the other commands need none of it
 
-        with self._read() as db:  # the rows are read plain (pbem.rows), in this read transaction
-            return audit.verify_connection(db.connection().connection.driver_connection, jobs=jobs)
+        with self._plain_read() as db:  # the rows are read plain (pbem.rows), in this read transaction
+            return audit.verify_connection(db.conn, jobs=jobs)
 
 
 def spread_absence(home: Home, game: str, sid: int, side: str, until: str) -> list[str]:
@@ -1522,6 +1557,32 @@ def _os_error(path: Path, exc: OSError) -> StoreError:
     return StoreError(f"cannot write {path}: {exc.strerror or exc}; check the file and its folder")
 
 
+#: The ``message`` table as SQLModel creates it (:class:`pbem.tables.MessageRecord`; ``tests/test_rows.py``
+#: holds the two together), for a file made before it (:meth:`Store._message_table`)
+MESSAGE_TABLE = (
+    "CREATE TABLE message (\n\tdigest VARCHAR NOT NULL, \n\tmessage_id VARCHAR NOT NULL, \n\tsubmission_id INTEGER NOT "
+    "NULL, \n\treceived VARCHAR NOT NULL, \n\tPRIMARY KEY (digest)\n)",
+    "CREATE INDEX ix_message_message_id ON message (message_id)",
+)
+
+#: The columns a decision writes into its submission's row (:func:`_write_decision`)
+_DECISION = ("verdict", "side", "step", "digest", "reason", "errors", "related", "processed", "applied_step", "orders")
+
+
+def _write_decision(run: queries.Run, row: SubmissionRow) -> None:
+    """Write the decision columns of ``row`` (a received submission being decided) into its row."""
+    run(f"UPDATE submission SET {', '.join(f'{c} = ?' for c in _DECISION)} WHERE id = ?",
+        (*(getattr(row, c) for c in _DECISION), row.id))
+
+
+def _insert_received(run: Callable[..., sqlite3.Cursor], raw: bytes, check: str | None, now: str, source: str) -> int:
+    """Store a submission as received (undecided); its id."""
+    sid = run("INSERT INTO submission (raw, password_check, received, source, verdict) VALUES (?, ?, ?, ?, ?)",
+              (raw, check, now, source, Verdict.RECEIVED.value)).lastrowid
+    assert isinstance(sid, int)
+    return sid
+
+
 def _store_message(run: queries.Run, key: MessageKey, sid: int, now: str) -> None:
     """Record that mailbox message ``key`` carried submission ``sid`` (table ``message``)."""
     run("INSERT INTO message (digest, message_id, submission_id, received) VALUES (?, ?, ?, ?)",
@@ -1536,11 +1597,15 @@ def _digest_of(raw: bytes) -> str | None:
         return None
 
 
-def _db_error(path: Path, exc: DBAPIError) -> StoreError:
-    """A database error as a message that names the file and what to do about it."""
-    what = str(exc.orig or exc).strip()
+def _db_error(path: Path, exc: BaseException) -> StoreError:
+    """A database error (``sqlite3``'s, or SQLAlchemy's when it has none under it) as a message that
+    names the file and what to do about it."""
+    orig = getattr(exc, "orig", None)  # (SQLAlchemy's error: the driver's under it)
+    if orig is not None:
+        exc = orig
+    what = str(exc).strip()
     low = what.lower()
-    name = getattr(exc.orig, "sqlite_errorname", "") if isinstance(exc.orig, sqlite3.Error) else ""
+    name = getattr(exc, "sqlite_errorname", "") if isinstance(exc, sqlite3.Error) else ""
     if name.startswith("SQLITE_FULL") or "database or disk is full" in low:
         return _storage_error(path, what, io=False)
     if name.startswith("SQLITE_IOERR") or "disk i/o error" in low:
@@ -1598,10 +1663,6 @@ class _PendingReport:
     language: str
 
 
-def _event_of(r: EventRecord) -> Event:
-    return _event_from(r.seq, r.kind, r.audience, r.text, r.data)
-
-
 def _event_from(seq: int, kind: str, audience: str, text: str, data: str) -> Event:
     try:
         return Event.from_json({"kind": kind, "audience": audience, "text": text, "data": json.loads(data)})
@@ -1610,29 +1671,48 @@ def _event_from(seq: int, kind: str, audience: str, text: str, data: str) -> Eve
                          "`pbem verify` shows what differs; restore the file from a backup") from None
 
 
-class _GameFileDialect(SQLiteDialect_pysqlite):
-    """SQLite through the standard library, as ``sqlite://`` gives, with one difference: every
-    game file's engine compares equal, so the statements compiled for one game file serve every
-    other one opened in the process (:data:`_COMPILED`). SQLAlchemy keys its cache of compiled
-    statements by the dialect object, and each engine has its own: without this, a run of
-    ``pbem inbox`` recompiled each query and insert for each game it opened."""
+@cache
+def _game_file_dialect() -> Any:
+    """Register (once) and name the SQLAlchemy dialect of game files: SQLite through the standard
+    library, as ``sqlite://`` gives, with one difference: every game file's engine compares equal, so
+    the statements compiled for one game file serve every other one opened in the process
+    (:func:`_compiled`). SQLAlchemy keys its cache of compiled statements by the dialect object, and
+    each engine has its own: without this, a command that opens many games recompiled each query for
+    each of them. Made when the ORM is first used (see :attr:`Store.engine`)."""
+    from sqlalchemy.dialects import registry
+    from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 
-    supports_statement_cache = True
+    class _GameFileDialect(SQLiteDialect_pysqlite):
+        supports_statement_cache = True
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is _GameFileDialect
+        def __eq__(self, other: object) -> bool:
+            return type(other) is _GameFileDialect
 
-    def __hash__(self) -> int:
-        return hash(_GameFileDialect)
+        def __hash__(self) -> int:
+            return hash(_GameFileDialect)
+
+    globals()["_GameFileDialect"] = _GameFileDialect  # (what the registry loads by name)
+    registry.register("sqlite.pbem_game", __name__, "_GameFileDialect")
+    return _GameFileDialect
 
 
-registry.register("sqlite.pbem_game", __name__, "_GameFileDialect")
-_COMPILED: Any = LRUCache(1000)  # shared by every game file's engine (see _GameFileDialect)
+@cache
+def _compiled() -> Any:
+    """The compiled statements, shared by every game file's engine (see :func:`_game_file_dialect`)."""
+    from sqlalchemy.util import LRUCache
+
+    return LRUCache(1000)
 
 
 def _engine(path: Path, store: SqlFile) -> Any:
+    from sqlalchemy import event
+    from sqlmodel import create_engine
+
+    from pbem.sqlfile import explicit_begin
+
+    _game_file_dialect()
     engine = create_engine(f"sqlite+pbem_game:///{path}", connect_args={"timeout": BUSY_TIMEOUT_SECONDS},
-                           execution_options={"compiled_cache": _COMPILED})
+                           execution_options={"compiled_cache": _compiled()})
 
     explicit_begin(engine, store)
 
@@ -1679,6 +1759,19 @@ class Home:
 
     def create(self, setup: GameSetup) -> Store:
         """Create a game file: set-up, players, the first snapshot and its reports."""
+        from sqlalchemy.exc import DBAPIError
+        from sqlmodel import Session, SQLModel, create_engine
+
+        from pbem.tables import (
+            EventRecord,
+            GameRecord,
+            MessageRecord,
+            OutboxRecord,
+            PlayerRecord,
+            SnapshotRecord,
+            SubmissionRecord,
+        )
+
         gid = setup.game_id
         if not GAME_ID_RE.fullmatch(gid):
             raise StoreError(f"{gid!r} is not a usable game id; use 1 to 100 letters, digits, '.', '_' or '-', "
@@ -1725,8 +1818,10 @@ class Home:
         try:  # on any failure no half-made file stays behind
             engine = create_engine(f"sqlite:///{tmp}")
             try:
-                SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in _TABLES])  # type: ignore[union-attr]
-                with DbSession(engine, expire_on_commit=False) as db:
+                tables = (GameRecord, PlayerRecord, SubmissionRecord, EventRecord, SnapshotRecord, OutboxRecord,
+                          MessageRecord)
+                SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in tables])  # type: ignore[union-attr]
+                with Session(engine, expire_on_commit=False) as db:
                     db.add(record)
                     for p in setup.players:
                         db.add(PlayerRecord(side=p.side, email=p.email, public_key=p.public_key,
@@ -1737,7 +1832,7 @@ class Home:
                 engine.dispose()
             store = Store(tmp, clock=self.clock, recover=False)
             try:
-                with store._write() as db:
+                with store._plain_write() as db:
                     adj0, opening = initial_adjudication(record)  # opening: the deal, "Year begins", ...
                     store._record_resolution(db, adj0, opening, Cause.NEW, None, 0, self.clock())
             finally:
@@ -1799,9 +1894,6 @@ def _unlink_db(path: Path) -> None:
     """Remove a database file with its write-ahead log and shared-memory index."""
     for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         p.unlink(missing_ok=True)
-
-
-_TABLES = (GameRecord, PlayerRecord, SubmissionRecord, EventRecord, SnapshotRecord, OutboxRecord, MessageRecord)
 
 
 def signer_elsewhere(home: Path, game: str, raw: bytes) -> tuple[str, str, str] | None:

@@ -40,7 +40,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.exc import DBAPIError
 from sqlmodel import Field, SQLModel, create_engine, select
 from sqlmodel import Session as DbSession
 
@@ -469,8 +468,8 @@ class Tournament(SqlFile):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _db_error(self, exc: DBAPIError) -> Exception:
-        return TournamentError(f"the tournament file {self.path} cannot be used: {exc.orig}; check its "
+    def _db_error(self, exc: BaseException) -> Exception:
+        return TournamentError(f"the tournament file {self.path} cannot be used: {exc}; check its "
                                "permissions, or restore it from a backup")
 
     def _now(self) -> str:

@@ -165,3 +165,46 @@ def test_a_full_disk_met_by_the_plain_sql_is_told_as_by_the_orm(
     assert "The game file is intact" in str(told.value) and "Free some space" in str(told.value)
     assert "Nothing of this was stored" in str(told.value)
     assert query(home / "g.db", "SELECT COUNT(*) FROM submission") == [(0,)]
+
+
+_LOADED = ("import sys\nfrom pbem.cli import main\n"
+           "try:\n    main.main(args=sys.argv[1:], prog_name='pbem')\nexcept SystemExit:\n    pass\n"
+           "print('loaded:', sorted(m for m in ('sqlmodel', 'sqlalchemy', 'pydantic', 'pbem.tables') if m in sys.modules))")
+
+
+def _loaded_by(home: Path, *args: str) -> str:
+    """What ``pbem --home HOME ARGS`` printed, ending in which of the ORM's modules it loaded."""
+    import subprocess
+    import sys
+
+    from store_helpers import cli_env
+
+    done = subprocess.run([sys.executable, "-c", _LOADED, "--home", str(home), *args], env=cli_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done
+    return done.stdout
+
+
+def test_the_pipeline_loads_no_orm(tmp_path: Path) -> None:
+    """A mailbox fed (submissions that resolve steps, a reply to each queued), a resolving ``pbem submit``
+    and ``pbem tick`` run on the plain connection alone: no SQLAlchemy, SQLModel or pydantic is loaded."""
+    from datetime import timedelta
+
+    home = tmp_path / "home"
+    home.mkdir()
+    keys = make_game(home, deadline=timedelta(days=3))
+    raws = _orders(home, keys, 4)
+    box = mailbox.mbox(str(tmp_path / "in.mbox"))
+    for i, raw in enumerate(raws[:3]):
+        box.add(plain_mail(raw.decode(), f"m{i}@example.org", "caesar@example.org"))
+    box.flush()
+    fed = _loaded_by(home, "inbox", "--mbox", str(tmp_path / "in.mbox"))
+    assert "this run: 3 accepted" in fed and fed.endswith("loaded: []\n"), fed
+    (tmp_path / "last.json").write_bytes(raws[3])
+    submitted = _loaded_by(home, "submit", str(tmp_path / "last.json"))
+    assert "accepted" in submitted and submitted.endswith("loaded: []\n"), submitted
+    ticked = _loaded_by(home, "tick", "--now", "2099-01-01T00:00:00Z")
+    assert "resolved at its deadline" in ticked and ticked.endswith("loaded: []\n"), ticked
+    with Home(home).open("g") as st:
+        assert len([r for r in st.outbox(kind="reply")]) == 3  # (the ORM, here: a command that lists the outbox)
+        assert st.verify().ok

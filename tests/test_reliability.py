@@ -241,20 +241,20 @@ def test_inbox_with_worker_processes_gives_the_same_games(tmp_path: Path) -> Non
 
 
 _HOLD_AND_FORK = """
-import multiprocessing, sys, time
+import multiprocessing, os, sys, time
 from pathlib import Path
 from pbem.club import run_lock
 from pbem.store import Home
 from pbem.transport.common import exclusive
 
 def worker() -> None:
+    print(os.getpid(), flush=True)  # (said by the worker: it is running, past what a fork runs in the child)
     time.sleep(60)
 
 lock = exclusive(Path(sys.argv[1]) / ".pbem-inbox.lock", "inbox") if sys.argv[2] == "inbox" else run_lock(Home(Path(sys.argv[1])))
 with lock:
     child = multiprocessing.get_context("fork").Process(target=worker)
     child.start()
-    print(child.pid, flush=True)
     time.sleep(60)
 """
 

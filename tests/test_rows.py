@@ -31,6 +31,28 @@ def test_each_plain_row_has_the_columns_of_its_table(row: type, record: type) ->
     assert {f.name for f in dataclasses.fields(row)} == columns
 
 
+def test_the_message_table_made_plain_is_the_one_sqlmodel_makes(tmp_path: Path) -> None:
+    """A file made before the ``message`` table gets it with plain SQL (pbem.store.MESSAGE_TABLE, the pipeline
+    loads no SQLModel): the very table and index SQLModel makes of :class:`pbem.tables.MessageRecord`."""
+    from sqlmodel import SQLModel, create_engine
+
+    from pbem.store import MESSAGE_TABLE
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'orm.db'}")
+    SQLModel.metadata.create_all(engine, tables=[tables.MessageRecord.__table__])  # type: ignore[attr-defined]
+    engine.dispose()
+    plain = sqlite3.connect(tmp_path / "plain.db")
+    for statement in MESSAGE_TABLE:
+        plain.execute(statement)
+    plain.commit()
+
+    def schema(path: Path) -> list[tuple[str, str, str]]:
+        with sqlite3.connect(path) as conn:
+            return sorted(conn.execute("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'message'"))
+
+    assert schema(tmp_path / "plain.db") == schema(tmp_path / "orm.db")
+
+
 def _played(home: Path) -> None:
     keys = make_game(home)
     with Home(home).open("g") as st:

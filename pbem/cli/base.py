@@ -288,10 +288,12 @@ def _computer_turns(game_id: str | None = None) -> None:
 
 
 def _is_db_error(exc: BaseException) -> bool:
-    """A database error (SQLAlchemy's DBAPIError), told apart without importing SQLAlchemy: if it
-    was never imported, no such error can have been raised."""
+    """A database error (``sqlite3``'s, or SQLAlchemy's DBAPIError), told apart without importing
+    SQLAlchemy: if it was never imported, no such error of it can have been raised."""
+    import sqlite3
+
     sa = sys.modules.get("sqlalchemy.exc")
-    return sa is not None and isinstance(exc, sa.DBAPIError)
+    return isinstance(exc, sqlite3.Error) or (sa is not None and isinstance(exc, sa.DBAPIError))
 
 
 class _Bar:
