@@ -1011,6 +1011,18 @@ class Store(SqlFile):
             prev = snaps.get(before) if before is not None else None
             yield render_report(self.system, session, log, row, deadline, at, prev[0] if prev is not None else None)
 
+    def warm_up(self) -> None:
+        """Render the open step's reports for one side, in each format, and keep nothing: what rendering
+        loads once per process (the templates, the map's fixed layers) is then loaded. A process that
+        forks workers calls it first, so that they share it instead of each loading it."""
+        side = self.system.sides[0]
+        with self._plain_read() as db:
+            snap = self._snapshot(db)
+            upto = db.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM event").fetchone()[0]
+            for _body in self._render_rows(db, [_PendingReport(0, snap.step, side, fmt, 0, upto, "en")
+                                                 for fmt in FORMATS]):
+                pass
+
     def on_demand(self, rows: Sequence[OutboxRecord], *, store: bool = False) -> dict[int, str]:
         """The bodies of the reports among ``rows`` kept without one (records.ON_DEMAND), by row id,
         rendered from the stored game as they would have been when queued. ``store``: write them in

@@ -1,14 +1,18 @@
 """How many worker processes a parallel pass (``pbem inbox``, ``pbem verify``) uses by default,
-and the heap's care around forking them."""
+the heap's care around forking them, and a call run in a forked child meanwhile (:class:`Forked`)."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
-from collections.abc import Iterator
+import pickle
+import signal
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
-__all__ = ["cores", "fork_ready", "forks_done", "forking"]
+__all__ = ["Forked", "cores", "fork_ready", "forks_done", "forking"]
 
 
 def cores() -> int:
@@ -38,3 +42,62 @@ def forking() -> Iterator[None]:
         yield
     finally:
         forks_done()
+
+
+class Forked:
+    """A call running in a forked child process, whose value comes back pickled through a pipe: work
+    that one core does while this process does something else (a fork shares everything loaded, so
+    the child starts at once). :meth:`result` waits for it; None when the child could not give it
+    (it failed, or was killed): the caller then does the work itself. Pair every :meth:`start` with
+    :meth:`result` or :meth:`abandon` (which kills the child): either reaps it."""
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid, self._fd = pid, fd
+
+    @classmethod
+    def start(cls, fn: Callable[..., object], *args: object) -> Forked:
+        into, out = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: the value, or nothing, then gone without this process's exit work
+            status = 1
+            try:
+                os.close(into)
+                data = pickle.dumps(fn(*args), protocol=pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(out, "wb") as f:
+                    f.write(data)
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(out)
+        return cls(pid, into)
+
+    def result(self) -> Any:
+        """The call's value, or None when the child gave none (interrupted while waiting: the child is killed)."""
+        chunks = []
+        try:
+            with os.fdopen(self._fd, "rb") as f:
+                while chunk := f.read(1 << 16):
+                    chunks.append(chunk)
+        except BaseException:
+            self._kill()
+            raise
+        finally:
+            _, status = os.waitpid(self.pid, 0)
+        if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+            return None
+        try:
+            return pickle.loads(b"".join(chunks))
+        except Exception:  # noqa: BLE001 - a value cut short: the caller does the work itself
+            return None
+
+    def abandon(self) -> None:
+        """Kill the child and reap it (its value is not wanted: this process failed meanwhile)."""
+        self._kill()
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+    def _kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)

@@ -54,7 +54,7 @@ from pbem.join import looks_like_join, read_join
 from pbem.plainreply import plain_reply_game
 from pbem.store import Home, MessageKey, Receipt, _utcnow
 from pbem.transport.common import MailError, Progress, _printable, exclusive
-from pbem.workers import forking
+from pbem.workers import Forked, forking
 
 #: In the home folder: one JSON line per mailbox message already looked at.
 SEEN_FILE = "inbox-seen.jsonl"
@@ -291,7 +291,7 @@ def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], by
     seen_path = home.path / SEEN_FILE
     seen = _load_seen(seen_path)
     games = set(home.games())
-    todo: list[tuple[Any, bytes, MessageResult]] = []  # in mailbox order
+    new: list[tuple[Any, bytes, str]] = []  # (key, bytes, digest) of each message not handled before, in mailbox order
     for i, key in enumerate(keys):
         if progress is not None:
             progress("reading mail", i, len(keys))
@@ -306,14 +306,10 @@ def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], by
             if before == DELIVERED and mark is not None:
                 mark(key)
             continue
-        todo.append((key, raw, _route(home, games, raw, digest)))
-    by_game: dict[str, list[tuple[bytes, MessageResult]]] = {}
-    for _key, raw, result in todo:
-        if result.game is not None:
-            by_game.setdefault(result.game, []).append((raw, result))
+        new.append((key, raw, digest))
     if progress is not None and keys:
         progress("reading mail", len(keys), len(keys))
-    _deliver_all(home, by_game, name, jobs, progress)
+    todo = _route_and_deliver(home, games, new, name, jobs, progress)
     for _key, _raw, result in todo:
         if result.tournament is not None and result.join is not None:
             _take_join(home, result)
@@ -334,6 +330,74 @@ def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], by
         if on_result is not None:
             on_result(result)
     return run
+
+
+#: Fewer messages left to route than this are routed here, not by a forked router (a fork costs more)
+ROUTER_MIN = 16
+
+
+def _route_and_deliver(home: Home, games: set[str], new: Sequence[tuple[Any, bytes, str]], mailbox_name: str,
+                       jobs: int, progress: Progress | None) -> list[tuple[Any, bytes, MessageResult]]:
+    """Route each new message to its game and give each game its messages (:func:`_deliver_all`); each
+    message with its result, in mailbox order.
+
+    With worker processes, the first game's first message is fed here at once, and a report of that
+    game is rendered and dropped (:meth:`pbem.store.Store.warm_up`), before the workers are forked:
+    what a process loads once (the rules, the templates, the map's fixed layers) is then loaded once,
+    not once per worker; a forked router reads the other messages meanwhile, on the other core, and
+    they follow with the workers. A game's messages still go in mailbox order (its first one, then
+    the others)."""
+    routed: list[tuple[Any, bytes, MessageResult]] = []
+    parallel = _parallel(home, jobs)
+    for i, (key, raw, digest) in enumerate(new):
+        routed.append((key, raw, _route(home, games, raw, digest)))
+        first = routed[-1][2]
+        if not parallel or first.game is None:
+            continue
+        rest = new[i + 1:]
+        router = Forked.start(_route_each, home, games, rest) if len(rest) >= ROUTER_MIN else None
+        try:
+            _deliver_all(home, {first.game: [(raw, first)]}, mailbox_name, 1)  # (the warm-up: see above)
+            _warm_up(home, first.game)
+        except BaseException:
+            if router is not None:
+                router.abandon()
+            raise
+        got = router.result() if router is not None else None
+        if got is None or len(got) != len(rest):  # no router, or it failed: routed here
+            got = _route_each(home, games, rest)
+        routed += [(key, raw, result) for (key, raw, _digest), result in zip(rest, got, strict=True)]
+        by_game: dict[str, list[tuple[bytes, MessageResult]]] = {}
+        for _key, raw, result in routed[i + 1:]:
+            if result.game is not None:
+                by_game.setdefault(result.game, []).append((raw, result))
+        _deliver_all(home, by_game, mailbox_name, jobs, progress, warm=True)
+        return routed
+    # one process, or no message for a game
+    by_game = {}
+    for _key, raw, result in routed:
+        if result.game is not None:
+            by_game.setdefault(result.game, []).append((raw, result))
+    _deliver_all(home, by_game, mailbox_name, jobs, progress)
+    return routed
+
+
+def _warm_up(home: Home, gid: str) -> None:
+    """Load here what every worker would otherwise load for itself: the rendering of a report (the
+    first message need not have resolved a step). A game that cannot be opened is told of by its
+    delivery; here it only stays cold."""
+    with contextlib.suppress(PbemError, OSError), home.open(gid, recover=False) as store:
+        store.warm_up()
+
+
+def _route_each(home: Home, games: set[str], items: Sequence[tuple[Any, bytes, str]]) -> list[MessageResult]:
+    return [_route(home, games, raw, digest) for _key, raw, digest in items]
+
+
+def _parallel(home: Home, jobs: int) -> bool:
+    """Whether games go to worker processes: more than one job, where processes fork, on the real clock
+    (a test's clock lives in this process)."""
+    return jobs > 1 and hasattr(os, "fork") and home.clock is _utcnow
 
 
 def _take_join(home: Home, result: MessageResult) -> None:
@@ -381,9 +445,10 @@ def _route(home: Home, games: set[str], raw: bytes, digest: str) -> MessageResul
 
 
 def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]]], mailbox_name: str,
-                 jobs: int, progress: Progress | None = None) -> None:
+                 jobs: int, progress: Progress | None = None, *, warm: bool = False) -> None:
     """Give each game all its new messages at once (one open, one render pass, one fsync per
-    game); with ``jobs`` > 1, games go to that many worker processes (forked: no start-up)."""
+    game); with ``jobs`` > 1, games go to that many worker processes (forked: no start-up), after
+    the first game is fed here (unless this process is ``warm``: it fed a game already)."""
     batches: dict[str, list[tuple[bytes, str, MessageKey | None]]] = {}
     for gid, items in by_game.items():
         batch: list[tuple[bytes, str, MessageKey | None]] = []
@@ -392,22 +457,24 @@ def _deliver_all(home: Home, by_game: dict[str, list[tuple[bytes, MessageResult]
             batch.append((raw, source, MessageKey(result.digest, _message_id(raw))))
         batches[gid] = batch
     outcome: dict[str, list[Receipt] | str] = {}
-    parallel = jobs > 1 and len(batches) > 1 and hasattr(os, "fork") and home.clock is _utcnow
+    parallel = _parallel(home, jobs) and len(batches) > (0 if warm else 1)
     if parallel:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         # The first game here, before the workers are forked: what a process builds once (the templates,
-        # the map's fixed layers, the compiled SQL statements) is then built once, not once per worker.
-        first, *rest = batches
-        outcome[first] = _receive_game(home.path, first, batches[first], home)
+        # the map's fixed layers, the rules) is then built once, not once per worker.
+        rest = list(batches)
+        if not warm:
+            first = rest.pop(0)
+            outcome[first] = _receive_game(home.path, first, batches[first], home)
         with forking(), ProcessPoolExecutor(max_workers=min(jobs, len(rest)),
                                             mp_context=multiprocessing.get_context("fork")) as pool:
             futures = {gid: pool.submit(_receive_game, home.path, gid, batches[gid]) for gid in rest}
             for i, (gid, f) in enumerate(futures.items()):
                 outcome[gid] = f.result()
                 if progress is not None:
-                    progress("feeding the games", i + 2, len(batches))
+                    progress("feeding the games", len(batches) - len(rest) + i + 1, len(batches))
     else:
         for i, (gid, batch) in enumerate(batches.items()):
             if progress is not None:
