@@ -23,6 +23,20 @@ def _fed(home: Path, raws: list[bytes], jobs: int) -> list[str]:
     return [r.line().replace(str(home), "HOME") for r in run.results]
 
 
+def _routers(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The process id of every router started from now on (Forked.start noted)."""
+    started: list[int] = []
+    real_start = Forked.start
+
+    def start(fn: Any, *args: Any) -> Forked:
+        job = real_start(fn, *args)
+        started.append(job.pid)
+        return job
+
+    monkeypatch.setattr(Forked, "start", start)
+    return started
+
+
 @pytest.fixture()
 def twins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, list[bytes], list[str]]:
     """Two homes holding the same two games, the realistic mailbox's messages (and each one's expected
@@ -38,15 +52,7 @@ def twins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, 
 def test_a_forked_router_feeds_the_games_as_one_process_does(twins: tuple[Path, Path, list[bytes], list[str]],
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     a, b, raws, expected = twins
-    started: list[int] = []
-    real_start = Forked.start
-
-    def start(fn: Any, *args: Any) -> Forked:
-        job = real_start(fn, *args)
-        started.append(job.pid)
-        return job
-
-    monkeypatch.setattr(Forked, "start", start)
+    started = _routers(monkeypatch)
     together = _fed(a, raws, jobs=2)
     assert len(started) == 1  # the router ran
     with pytest.raises(ChildProcessError):  # and was reaped
@@ -80,18 +86,11 @@ def test_a_router_that_dies_leaves_the_routing_here(twins: tuple[Path, Path, lis
 def test_a_failure_while_the_router_runs_kills_it(twins: tuple[Path, Path, list[bytes], list[str]],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     a, _b, raws, _expected = twins
-    started: list[int] = []
-    real_start = Forked.start
-
-    def start(fn: Any, *args: Any) -> Forked:
-        job = real_start(fn, *args)
-        started.append(job.pid)
-        return job
+    started = _routers(monkeypatch)
 
     def failing(*_args: Any, **_kw: Any) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(Forked, "start", start)
     monkeypatch.setattr(inbox, "_deliver_all", failing)
     with pytest.raises(KeyboardInterrupt):
         _fed(a, raws, jobs=2)
