@@ -126,7 +126,7 @@ from pbem.records import (
     kept_on_demand,
 )
 from pbem.replies import NOTICE, queue_mail, queue_reply
-from pbem.rows import GameRow, PlayerRow, SubmissionRow, read_game, read_rows
+from pbem.rows import GameRow, OutboxRow, PlayerRow, SubmissionRow, read_game, read_rows
 
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
 # pbem.decide; the names defined here before the split stay importable from here.
@@ -135,7 +135,7 @@ from pbem.sqlfile import PlainSession, SqlFile, own_connection
 if TYPE_CHECKING:
 
     from pbem.audit import VerifyReport
-    from pbem.tables import MessageRecord, OutboxRecord, SubmissionRecord
+    from pbem.tables import MessageRecord, SubmissionRecord
 
 #: A transaction the store's shared methods run in: a SQLModel session, or a plain one (pbem.sqlfile)
 Tx = Any
@@ -1023,7 +1023,7 @@ class Store(SqlFile):
                                                  for fmt in FORMATS]):
                 pass
 
-    def on_demand(self, rows: Sequence[OutboxRecord], *, store: bool = False) -> dict[int, str]:
+    def on_demand(self, rows: Sequence[OutboxRow], *, store: bool = False) -> dict[int, str]:
         """The bodies of the reports among ``rows`` kept without one (records.ON_DEMAND), by row id,
         rendered from the stored game as they would have been when queued. ``store``: write them in
         (one transaction; they are then reports like the others, compared by ``pbem verify``), for
@@ -1041,7 +1041,7 @@ class Store(SqlFile):
                     [(bodies.pack(made[w.id]), renderer_of(self.system, w.language), w.id) for w in wanted])
         return made
 
-    def with_bodies(self, rows: list[OutboxRecord], *, store: bool = False) -> list[OutboxRecord]:
+    def with_bodies(self, rows: list[OutboxRow], *, store: bool = False) -> list[OutboxRow]:
         """``rows`` with the bodies of those kept on demand filled in: rendered, and with ``store``
         stored too (they leave pbem: see :meth:`on_demand`)."""
         made = self.on_demand(rows, store=store)
@@ -1360,26 +1360,24 @@ class Store(SqlFile):
         return out
 
     def outbox(self, *, recipient: str | None = None, fmt: str | None = None, kind: str | None = "report",
-               step: int | None = None, unsent: bool = False) -> list[OutboxRecord]:
-        from sqlmodel import select
+               step: int | None = None, unsent: bool = False) -> list[OutboxRow]:
+        """The outbox's rows (by step, then as queued), their bodies read back (pbem.bodies): those of
+        ``kind`` (None: every kind), and of ``recipient``, ``fmt``, ``step`` when given; ``unsent``: not
+        sent yet."""
+        where = ["sent IS NULL"] if unsent else []
+        params: list[Any] = []
+        for column, value in (("recipient", recipient), ("format", fmt), ("kind", kind), ("step", step)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        tail = (f"WHERE {' AND '.join(where)} " if where else "") + "ORDER BY step, id"
+        with self._plain_read() as db:
+            rows = read_rows(db.conn, OutboxRow, "outbox", tail, tuple(params))
+            for row in rows:
+                row.body = None if row.body is None else bodies.unpack(row.body)
+        return rows
 
-        from pbem.tables import OutboxRecord
-
-        q = select(OutboxRecord).order_by(OutboxRecord.step, OutboxRecord.id)  # type: ignore[arg-type]
-        if unsent:
-            q = q.where(OutboxRecord.sent.is_(None))  # type: ignore[union-attr]
-        if recipient is not None:
-            q = q.where(OutboxRecord.recipient == recipient)
-        if fmt is not None:
-            q = q.where(OutboxRecord.format == fmt)
-        if kind is not None:
-            q = q.where(OutboxRecord.kind == kind)
-        if step is not None:
-            q = q.where(OutboxRecord.step == step)
-        with self._read() as db:
-            return list(db.exec(q).all())
-
-    def report(self, recipient: str, fmt: str = "text", step: int | None = None) -> OutboxRecord:
+    def report(self, recipient: str, fmt: str = "text", step: int | None = None) -> OutboxRow:
         """The latest report for ``recipient`` (or the one sent when ``step`` opened)."""
         rows = self.outbox(recipient=recipient, fmt=fmt, step=step)
         if not rows:

@@ -20,7 +20,8 @@ from pbem.decide import MODERATOR
 from pbem.errors import PbemError
 from pbem.records import kept_on_demand
 from pbem.replies import NOTICE
-from pbem.store import Home, OutboxRecord
+from pbem.rows import OutboxRow
+from pbem.store import Home
 from pbem.transport.common import _MAIL_POLICY, MailError, _printable, exclusive
 
 
@@ -182,7 +183,7 @@ def _domain(sender: str) -> str:
     return parseaddr(sender)[1].rpartition("@")[2] or "pbem.invalid"
 
 
-def outgoing_id(game: str, rows: Sequence[OutboxRecord], sender: str) -> str:
+def outgoing_id(game: str, rows: Sequence[OutboxRow], sender: str) -> str:
     """The Message-ID of the email made of ``rows``: the same message gets the same id if it
     must be sent again after a crash, and a later mail can name it (``In-Reply-To``)."""
     first = rows[0]
@@ -213,7 +214,7 @@ def answer_footer(game: str, step: int, side: str, mode: str, language: str = "e
              "then paste the block it prints into a reply to this mail (or attach what --out writes).\n") % values
 
 
-def build_message(game: str, rows: Sequence[OutboxRecord], sender: str, to: str, *, in_reply_to: str = "",
+def build_message(game: str, rows: Sequence[OutboxRow], sender: str, to: str, *, in_reply_to: str = "",
                   references: Sequence[str] = (), footer: str = "", header: str = "") -> EmailMessage:
     """One email from one recipient's rows of one step and kind: the text as the body,
     the HTML as its alternative. Every row must be for the same recipient. ``in_reply_to``
@@ -328,7 +329,7 @@ def send_outbox(home: Home, transport: Transport, sender: str, *, game: str | No
                 modes = {p.side: "password" if p.password_hash else "key" for p in players}
                 addresses[MODERATOR] = st.game().moderator_email
                 status = st.status()
-                groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]] = {}
+                groups: dict[tuple[int, str, str, int | None], list[OutboxRow]] = {}
                 for row in st.outbox(kind=None, unsent=True):
                     if row.body or kept_on_demand(row):  # (not one whose rendering is unfinished)
                         groups.setdefault((row.step, row.kind, row.recipient, row.submission_id), []).append(row)
@@ -462,7 +463,7 @@ def _send_tournament_mail(home: Home, transport: Transport, sender: str, mark: b
     return ""
 
 
-def _held(st: Any, groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]]) -> set[tuple[int, str]]:
+def _held(st: Any, groups: dict[tuple[int, str, str, int | None], list[OutboxRow]]) -> set[tuple[int, str]]:
     """The (step, side) reports not to send now: steps that ask nothing of a player who folds them
     (:meth:`pbem.store.Store.folding`); each goes, marked sent, with his next report that asks. A
     substitute's first report (:meth:`pbem.store.Store.handovers`) is never held."""
@@ -488,16 +489,16 @@ def _signer_address(home: Home, game: str, recipient: str) -> str:
         return ""
 
 
-def _threads(game: str, st: Any, groups: dict[tuple[int, str, str, int | None], list[OutboxRecord]],
+def _threads(game: str, st: Any, groups: dict[tuple[int, str, str, int | None], list[OutboxRow]],
              sender: str) -> dict[tuple[int, str, str, int | None], tuple[str, tuple[str, ...]]]:
     """Per group of rows to send, the message it answers and its references: a reply answers the
     player's own message (the one that carried the submission), a report the recipient's report
     of the step before; all of one game and recipient refer to the same thread head."""
     sids = [sid for (_, kind, _, sid) in groups if sid is not None]
     theirs = st.message_ids(sids)
-    earlier: dict[str, list[tuple[int, list[OutboxRecord]]]] = {}  # recipient -> (step, rows) of its reports
+    earlier: dict[str, list[tuple[int, list[OutboxRow]]]] = {}  # recipient -> (step, rows) of its reports
     if any(kind == "report" for (_, kind, _, _) in groups):
-        by_step: dict[tuple[str, int], list[OutboxRecord]] = {}
+        by_step: dict[tuple[str, int], list[OutboxRow]] = {}
         for row in st.outbox(kind="report"):
             by_step.setdefault((row.recipient, row.step), []).append(row)
         for (who, step), rows in sorted(by_step.items()):
