@@ -20,8 +20,9 @@ Every game has the same seed and keys, so one scratch game finds legal orders fo
 
 The processes run as an installed pbem does: with their bytecode compiled (kept in a folder
 of the run, written by an untimed warm-up run of each command). Also printed: the time of
-``python -c "import pbem.store"``, what every command that opens a game file imports
-(SQLModel, SQLAlchemy, pydantic), the floor under ``pbem submit``.
+``python -c "import pbem.store"``, what every command that opens a game file imports (the
+pipeline's modules; not the ORM, which only the commands that list or edit rows load), the floor
+under ``pbem submit``.
 """
 
 from __future__ import annotations
@@ -197,8 +198,8 @@ def main() -> int:
             wall, _done = _python("-c", "import pbem.store")
             floor.append(wall)
             floor_cpu.append(_CPU[-1])
-        print(f"python -c 'import pbem.store' (SQLModel, SQLAlchemy, pydantic: every command that opens a game "
-              f"file): min {min(floor) * 1000:.0f} ms, median {statistics.median(floor) * 1000:.0f} ms wall; "
+        print(f"python -c 'import pbem.store' (every command that opens a game file; no ORM"
+              f"): min {min(floor) * 1000:.0f} ms, median {statistics.median(floor) * 1000:.0f} ms wall; "
               f"cpu min {min(floor_cpu) * 1000:.0f} ms, median {statistics.median(floor_cpu) * 1000:.0f} ms")
         for name, ts in times.items():
             print(f"pbem submit ({name}), whole process: min {min(ts) * 1000:.0f} ms, "

@@ -40,7 +40,8 @@ def _routers(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 @pytest.fixture()
 def twins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, list[bytes], list[str]]:
     """Two homes holding the same two games, the realistic mailbox's messages (and each one's expected
-    line), and a router for as few as two messages (the mailbox is small)."""
+    line), and a router and its warm-up for a mailbox this small (7 messages: the first game's first,
+    then 6 for the router)."""
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()
     _keys, messages = realistic_mailbox(a)

@@ -332,7 +332,9 @@ def ingest(home: Home, name: str, keys: Sequence[Any], fetch: Callable[[Any], by
     return run
 
 
-#: Fewer messages left to route than this are routed here, not by a forked router (a fork costs more)
+#: A mailbox of at most this many new messages is routed here, its first game fed here before the
+#: workers are forked; and fewer messages left to route are never given to a forked router (the fork
+#: and the warm-up cost more than they save)
 ROUTER_MIN = 16
 
 
@@ -341,14 +343,14 @@ def _route_and_deliver(home: Home, games: set[str], new: Sequence[tuple[Any, byt
     """Route each new message to its game and give each game its messages (:func:`_deliver_all`); each
     message with its result, in mailbox order.
 
-    With worker processes, the first game's first message is fed here at once, and a report of that
-    game is rendered and dropped (:meth:`pbem.store.Store.warm_up`), before the workers are forked:
-    what a process loads once (the rules, the templates, the map's fixed layers) is then loaded once,
-    not once per worker; a forked router reads the other messages meanwhile, on the other core, and
-    they follow with the workers. A game's messages still go in mailbox order (its first one, then
-    the others)."""
+    With worker processes and more than :data:`ROUTER_MIN` new messages, the first game's first
+    message is fed here at once, and a report of that game is rendered and dropped
+    (:meth:`pbem.store.Store.warm_up`), before the workers are forked: what a process loads once (the
+    rules, the templates, the map's fixed layers) is then loaded once, not once per worker; a forked
+    router reads the other messages meanwhile, on the other core, and they follow with the workers.
+    A game's messages still go in mailbox order (its first one, then the others)."""
     routed: list[tuple[Any, bytes, MessageResult]] = []
-    parallel = _parallel(home, jobs)
+    parallel = _parallel(home, jobs) and len(new) > ROUTER_MIN  # (a few messages: as in one process, then forked)
     for i, (key, raw, digest) in enumerate(new):
         routed.append((key, raw, _route(home, games, raw, digest)))
         first = routed[-1][2]
