@@ -126,3 +126,20 @@ def test_warming_up_renders_a_report_and_writes_nothing(tmp_path: Path, monkeypa
         assert dump(st.path) == kept
     assert sorted(rendered) == ["html", "text"]
     assert (tmp_path / "g.db").read_bytes() == before
+
+
+def test_a_warm_up_that_fails_changes_nothing(twins: tuple[Path, Path, list[bytes], list[str]],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.store import Store
+
+    a, b, raws, _expected = twins
+    tried: list[str] = []
+
+    def broken(self: Store) -> None:
+        tried.append(self.game_id)
+        raise RuntimeError("a template that cannot be loaded")
+
+    monkeypatch.setattr(Store, "warm_up", broken)
+    assert _fed(a, raws, jobs=2) == _fed(b, raws, jobs=1)
+    assert tried == ["g"]
+    assert submissions(a) == submissions(b)

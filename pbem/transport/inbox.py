@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import mailbox as stdlib_mailbox
 import os
 import re
@@ -58,6 +59,7 @@ from pbem.workers import Forked, forking
 
 #: In the home folder: one JSON line per mailbox message already looked at.
 SEEN_FILE = "inbox-seen.jsonl"
+_log = logging.getLogger("pbem")
 
 
 DELIVERED, NOT_DELIVERED, FAILED = "delivered", "not delivered", "error"
@@ -386,10 +388,13 @@ def _route_and_deliver(home: Home, games: set[str], new: Sequence[tuple[Any, byt
 
 def _warm_up(home: Home, gid: str) -> None:
     """Load here what every worker would otherwise load for itself: the rendering of a report (the
-    first message need not have resolved a step). A game that cannot be opened is told of by its
-    delivery; here it only stays cold."""
-    with contextlib.suppress(PbemError, OSError), home.open(gid, recover=False) as store:
-        store.warm_up()
+    first message need not have resolved a step). It only saves time: whatever fails here (a game
+    that cannot be opened, a report that cannot be rendered) is told by the games' own deliveries."""
+    try:
+        with home.open(gid, recover=False) as store:
+            store.warm_up()
+    except Exception:  # noqa: BLE001 - see above: the workers then load it themselves
+        _log.debug("game %s: no warm-up", gid, exc_info=True)
 
 
 def _route_each(home: Home, games: set[str], items: Sequence[tuple[Any, bytes, str]]) -> list[MessageResult]:
