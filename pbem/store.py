@@ -64,7 +64,7 @@ from email.headerregistry import HeaderRegistry
 from email.utils import parseaddr
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from pbem import bodies, moderator, queries
 from pbem.control import OFFER_DRAW, OFFER_STEPS
@@ -133,12 +133,14 @@ from pbem.rows import GameRow, OutboxRow, PlayerRow, SubmissionRow, read_game, r
 from pbem.sqlfile import PlainSession, SqlFile, own_connection
 
 if TYPE_CHECKING:
+    from sqlmodel import Session as DbSession
 
     from pbem.audit import VerifyReport
     from pbem.tables import MessageRecord, SubmissionRecord
 
-#: A transaction the store's shared methods run in: a SQLModel session, or a plain one (pbem.sqlfile)
-Tx = Any
+    #: A transaction the store's shared methods run in: a SQLModel session, or a plain one (pbem.sqlfile)
+    Tx: TypeAlias = DbSession | PlainSession
+
 #: The table classes (pbem.tables), importable from here as before; loaded with SQLModel when asked for
 _TABLE_NAMES = ("EventRecord", "GameRecord", "MessageRecord", "OutboxRecord", "PlayerRecord", "SnapshotRecord",
                 "SubmissionRecord")
