@@ -21,6 +21,7 @@ from homecli import cli, ok
 from pbem.cli import main
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
 from pbem.games import find_game, game_names, register
+from pbem.store import Store
 
 register(toygame.SYSTEM)
 
@@ -104,3 +105,44 @@ def test_toy_options_are_checked_against_the_games_list(tmp_path: Path) -> None:
     r = CliRunner().invoke(main, ["--home", str(tmp_path), "new", "t", "--system", "toy",
                                   "--password", "North=a", "--password", "East=b"])
     assert r.exit_code == 2 and "'East' is not a side of this game; use North or South" in r.output
+
+
+def test_the_inbox_warm_up_and_router_serve_another_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pbem inbox` with workers on toy games (the first game's first message fed at once, a toy report
+    rendered and dropped, a forked router for the rest): the same results and files as one process."""
+    import shutil
+
+    from pbem.store import Home
+    from pbem.transport import inbox
+
+    keys = {s: generate_keypair() for s in toygame.SIDES}
+    for s, k in keys.items():
+        (tmp_path / f"{s}.pub").write_text(k.public_text + "\n")
+    a, b = tmp_path / "a", tmp_path / "b"
+    raws = []
+    for gid in ("t1", "t2", "t3"):
+        ok(a, "new", gid, "--system", "toy", "-o", "rounds=2", "--seed", "3",
+           "--player", "North=north@example.org", "--key", f"North={tmp_path / 'North.pub'}",
+           "--player", "South=south@example.org", "--key", f"South={tmp_path / 'South.pub'}")
+        for side, bid in (("North", 2), ("South", 1)):
+            armor = sign_envelope(new_envelope(gid, side, 1, f"bid {bid}"), keys[side].private_pem).to_armor()
+            raws.append(f"From: {side.lower()}@example.org\nSubject: bid\nMessage-ID: <{gid}{side}@x>\n\n{armor}".encode())
+    shutil.copytree(a, b)
+    monkeypatch.setattr(inbox, "ROUTER_MIN", 2)
+    warmed: list[str] = []
+    real_warm = Store.warm_up
+
+    def warm_up(self: Store) -> None:
+        warmed.append(self.game_id)
+        real_warm(self)
+
+    monkeypatch.setattr(Store, "warm_up", warm_up)
+    lines = {}
+    for home, jobs in ((a, 2), (b, 1)):
+        run = inbox.ingest(Home(home), "test", list(range(len(raws))), raws.__getitem__, jobs=jobs)
+        lines[jobs] = [r.line() for r in run.results]
+    assert warmed == ["t1"]  # (by the run with workers)
+    assert lines[2] == lines[1] and all(": accepted" in line for line in lines[1])
+    for gid in ("t1", "t2", "t3"):
+        assert ok(a, "report", "--game", gid, "--side", "North") == ok(b, "report", "--game", gid, "--side", "North")
+        assert f"{gid}: OK" in ok(a, "verify", "--game", gid)
