@@ -18,17 +18,13 @@ course, since everything after it would differ too. Nothing here writes.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import multiprocessing as mp
-import os
-import pickle
-import signal
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from pbem import moderator
 from pbem.bodies import DamagedBodyError
@@ -63,7 +59,7 @@ from pbem.rows import (
     damaged_bodies,
     read_game,
 )
-from pbem.workers import cores, fork_ready, forks_done
+from pbem.workers import Forked, cores, fork_ready, forks_done
 
 __all__ = ["VerifyReport", "first_difference", "verify", "verify_connection", "verify_file"]
 
@@ -179,7 +175,7 @@ class _ReportJob:
                 out[i] = problem
         return out
 
-    def start(self, jobs: int | None) -> _Running | None:
+    def start(self, jobs: int | None) -> Forked | None:
         """Hand the reports to a forked renderer process, which starts at once, and return; None when
         that does not pay (few reports, one core, no fork): :meth:`finish` then renders them here.
         ``jobs``: worker processes (None: one per core this process may use; 1: none).
@@ -196,44 +192,23 @@ class _ReportJob:
             return None
         fork_ready()  # (until finish: the renderer's collections copy no page it shares with this process)
         try:
-            out, into = os.pipe()
-            try:
-                pid = os.fork()
-            except BaseException:
-                os.close(out)
-                os.close(into)
-                raise
+            return Forked.start(_render, self, jobs, group=True)
         except BaseException:
             forks_done()
             raise
-        if pid == 0:
-            os.close(out)
-            _render(self, jobs, into)  # never returns
-        os.close(into)
-        with contextlib.suppress(OSError):  # (the renderer does it too: whichever runs first)
-            os.setpgid(pid, pid)
-        return _Running(pid, out)
 
-    def finish(self, running: _Running | None) -> dict[int, str]:
+    def finish(self, running: Forked | None) -> dict[int, str]:
         """Every report's problem by row index: the renderer's answers (see :meth:`start`), or, without
         it, every report rendered here."""
         if running is None:
             return {i: p for g in (self.grouped or self.groups()) for i, p in self.check(g).items()}
-        try:
-            with os.fdopen(running.out, "rb") as f:
-                data = f.read()
-        except BaseException:  # interrupted while waiting (Ctrl-C): the renderer and its workers stop too
-            with contextlib.suppress(OSError):
-                os.killpg(running.pid, signal.SIGKILL)
-            raise
+        try:  # (interrupted while waiting, Ctrl-C: the renderer and its workers stop too)
+            got = running.result()
         finally:
-            os.waitpid(running.pid, 0)
             forks_done()
         answers: list[dict[int, str] | None] = [None] * len(self.grouped)
-        with contextlib.suppress(Exception):  # a renderer that died midway: everything is rendered here
-            got = pickle.loads(data)
-            if isinstance(got, list) and len(got) == len(answers):
-                answers = got
+        if isinstance(got, list) and len(got) == len(answers):  # else a renderer that died: all rendered here
+            answers = got
         found: dict[int, str] = {}
         for k, answer in enumerate(answers):
             # a step that failed in a worker is checked here, which meets (and raises) the same error
@@ -241,16 +216,11 @@ class _ReportJob:
         return found
 
     @staticmethod
-    def abandon(running: _Running | None) -> None:
+    def abandon(running: Forked | None) -> None:
         """Stop the renderer of :meth:`start` and its workers (this process failed before it read their
         answers)."""
         if running is not None:
-            with contextlib.suppress(OSError):
-                os.killpg(running.pid, signal.SIGKILL)
-            with contextlib.suppress(OSError):
-                os.close(running.out)
-            with contextlib.suppress(OSError):
-                os.waitpid(running.pid, 0)
+            running.abandon()
             forks_done()
 
     def run(self, jobs: int | None) -> dict[int, str]:
@@ -258,35 +228,16 @@ class _ReportJob:
         return self.finish(self.start(jobs))
 
 
-@dataclass
-class _Running:
-    """Reports being rendered by a forked renderer process (:meth:`_ReportJob.start`): its process id
-    (also its workers' process group) and the pipe its answers come through."""
-
-    pid: int
-    out: int
-
-
-def _render(job: _ReportJob, jobs: int, into: int) -> NoReturn:
-    """The renderer process: every step's problems (a list by step: a dict of row index -> problem,
-    or None for a step whose rendering failed), pickled into the pipe ``into``; then it exits."""
-    status = 1
-    try:
-        with contextlib.suppress(OSError):
-            os.setpgid(0, 0)  # it and its workers: one group, which abandon() stops at once
-        answers: list[dict[int, str] | None] = [_checked(job, 0)]
-        global _job
-        _job = job
-        fork_ready()  # the first step's caches too: the workers' collections copy no page of them
-        # (each worker closes its copy of the pipe at once: only the renderer's end keeps it open)
-        with mp.get_context("fork").Pool(jobs, initializer=os.close, initargs=(into,)) as pool:
-            answers += pool.map(_check_group, range(1, len(job.grouped)), chunksize=1)
-        data = pickle.dumps(answers)
-        with os.fdopen(into, "wb") as f:
-            f.write(data)
-        status = 0
-    finally:
-        os._exit(status)
+def _render(job: _ReportJob, jobs: int) -> list[dict[int, str] | None]:
+    """In the renderer process (:meth:`_ReportJob.start`): every step's problems, a list by step (a dict of
+    row index -> problem, or None for a step whose rendering failed)."""
+    answers: list[dict[int, str] | None] = [_checked(job, 0)]
+    global _job
+    _job = job
+    fork_ready()  # the first step's caches too: the workers' collections copy no page of them
+    with mp.get_context("fork").Pool(jobs) as pool:
+        answers += pool.map(_check_group, range(1, len(job.grouped)), chunksize=1)
+    return answers
 
 
 def _checked(job: _ReportJob, k: int) -> dict[int, str] | None:
@@ -564,7 +515,7 @@ class _Verifier:
         return False
 
     def start_reports(self, system: GameSystem, outbox: list[OutboxRow], events: list[EventRow],
-                      snaps: dict[int, SnapshotRow], chains: dict[int, str]) -> tuple[_ReportJob, _Running] | None:
+                      snaps: dict[int, SnapshotRow], chains: dict[int, str]) -> tuple[_ReportJob, Forked] | None:
         """With worker processes, the reports are rendered from the stored states and events while this
         process replays the game. The replay then decides which of them count: those of the steps it
         reproduced, whose stored states and events it has then shown to be the replayed ones, so each

@@ -51,25 +51,47 @@ class Forked:
     (it failed, or was killed): the caller then does the work itself. Pair every :meth:`start` with
     :meth:`result` or :meth:`abandon` (which kills the child): either reaps it."""
 
-    def __init__(self, pid: int, fd: int) -> None:
-        self.pid, self._fd = pid, fd
+    def __init__(self, pid: int, fd: int, group: bool = False) -> None:
+        self.pid, self._fd, self._group = pid, fd, group
 
     @classmethod
-    def start(cls, fn: Callable[..., object], *args: object) -> Forked:
+    def start(cls, fn: Callable[..., object], *args: object, group: bool = False) -> Forked:
+        """Call ``fn(*args)`` in a forked child. ``group``: the child leads a process group of its own,
+        which takes in the processes it forks (its workers), so that stopping it stops them too."""
         into, out = os.pipe()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except BaseException:
+            os.close(into)
+            os.close(out)
+            raise
         if pid == 0:  # the child: the value, or nothing, then gone without this process's exit work
             status = 1
             try:
                 os.close(into)
+                if group:
+                    with contextlib.suppress(OSError):
+                        os.setpgid(0, 0)
+                # The pipe's end is the child's alone: a process it forks closes its copy at once, so the
+                # answer ends when the child does, whatever becomes of its own children.
+                mine = [out]
+
+                def close_mine() -> None:
+                    for fd in mine:
+                        os.close(fd)
+
+                os.register_at_fork(after_in_child=close_mine)
                 data = pickle.dumps(fn(*args), protocol=pickle.HIGHEST_PROTOCOL)
-                with os.fdopen(out, "wb") as f:
+                with os.fdopen(mine.pop(), "wb") as f:
                     f.write(data)
                 status = 0
             finally:
                 os._exit(status)
         os.close(out)
-        return cls(pid, into)
+        if group:
+            with contextlib.suppress(OSError):  # (the child does it too: whichever runs first)
+                os.setpgid(pid, pid)
+        return cls(pid, into, group)
 
     def result(self) -> Any:
         """The call's value, or None when the child gave none (interrupted while waiting: the child is killed)."""
@@ -91,7 +113,7 @@ class Forked:
             return None
 
     def abandon(self) -> None:
-        """Kill the child and reap it (its value is not wanted: this process failed meanwhile)."""
+        """Kill the child (and its group) and reap it (its value is not wanted: this process failed meanwhile)."""
         self._kill()
         with contextlib.suppress(OSError):
             os.close(self._fd)
@@ -99,5 +121,8 @@ class Forked:
             os.waitpid(self.pid, 0)
 
     def _kill(self) -> None:
+        if self._group:
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)

@@ -204,7 +204,7 @@ def test_a_renderer_that_dies_leaves_the_reports_to_this_process(
         demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     home, db = _copy(demo, tmp_path)
     whom = _alter(db, 5, "html")
-    monkeypatch.setattr(audit, "_render", lambda job, jobs, into: os._exit(3))
+    monkeypatch.setattr(audit, "_render", lambda job, jobs: os._exit(3))
     alone, _ = _verify(home, 1, monkeypatch)
     spread, here = _verify(home, 2, monkeypatch)
     assert spread.problems == alone.problems and spread.reports == alone.reports
@@ -231,7 +231,7 @@ def test_interrupted_while_waiting_for_the_renderer_it_stops_it(demo: Path, monk
         def __exit__(self, *exc: object) -> None:
             self.f.close()
 
-        def read(self) -> bytes:
+        def read(self, *_size: int) -> bytes:
             raise _Interrupted  # at once: the renderer has more than a moment's work left
 
     ended: dict[int, int] = {}
@@ -242,8 +242,8 @@ def test_interrupted_while_waiting_for_the_renderer_it_stops_it(demo: Path, monk
         ended[got[0]] = got[1]
         return got
 
-    monkeypatch.setattr(audit.os, "fdopen", Pipe)
-    monkeypatch.setattr(audit.os, "waitpid", noting_how_it_ended)
+    monkeypatch.setattr(os, "fdopen", Pipe)  # (the renderer's answer is read by pbem.workers.Forked)
+    monkeypatch.setattr(os, "waitpid", noting_how_it_ended)
     with pytest.raises(_Interrupted):
         _verify(Home(demo), 2, monkeypatch)
     monkeypatch.undo()
