@@ -28,6 +28,7 @@ __all__ = [
     "SubmissionRow",
     "damaged_bodies",
     "read_game",
+    "read_outbox",
     "read_rows",
 ]
 
@@ -148,6 +149,15 @@ def read_rows(conn: sqlite3.Connection, cls: type[_Row], table: str, tail: str =
     return [cls(**dict(zip(names, r, strict=True))) for r in cur]
 
 
+def read_outbox(conn: sqlite3.Connection, tail: str = "", params: tuple[Any, ...] = ()) -> list[OutboxRow]:
+    """The outbox's rows (:func:`read_rows`), each body read back from its stored form (pbem.bodies), as
+    the ORM's column reads it. A body that cannot be read raises :class:`~pbem.bodies.DamagedBodyError`."""
+    rows = read_rows(conn, OutboxRow, "outbox", tail, params)
+    for r in rows:
+        r.body = None if r.body is None else bodies.unpack(r.body)
+    return rows
+
+
 def read_game(conn: sqlite3.Connection) -> GameRows:
     """One game file's rows, in one read transaction of ``conn`` (a connection to the file). A report
     body that cannot be read raises :class:`~pbem.bodies.DamagedBodyError` (:func:`damaged_bodies`
@@ -159,9 +169,7 @@ def read_game(conn: sqlite3.Connection) -> GameRows:
         games = read_rows(conn, GameRow, "game")
         if len(games) != 1:
             raise ValueError(f"the game table has {len(games)} rows, not one")
-        reports = read_rows(conn, OutboxRow, "outbox", "WHERE kind = ? ORDER BY id", ("report",))
-        for r in reports:
-            r.body = None if r.body is None else bodies.unpack(r.body)
+        reports = read_outbox(conn, "WHERE kind = ? ORDER BY id", ("report",))
         return GameRows(
             games[0],
             {p.side: p for p in read_rows(conn, PlayerRow, "player")},

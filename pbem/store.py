@@ -126,7 +126,7 @@ from pbem.records import (
     kept_on_demand,
 )
 from pbem.replies import NOTICE, queue_mail, queue_reply
-from pbem.rows import GameRow, OutboxRow, PlayerRow, SubmissionRow, read_game, read_rows
+from pbem.rows import GameRow, OutboxRow, PlayerRow, SubmissionRow, read_game, read_outbox, read_rows
 
 # The pipeline's pure part (deciding, rendering, hashes, times), shared with the audit, is in
 # pbem.decide; the names defined here before the split stay importable from here.
@@ -311,28 +311,26 @@ class Store(SqlFile):
                                          check_same_thread=False)
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from exc
-        try:
+        try:  # (a file that is no game of this version: the connection is closed, and the error says why)
             queries.prepare_connection(self._conn)
             self._migrate()
             with self._plain_read() as db:
                 found = read_rows(db.conn, GameRow, "game")
                 self._has_message_table = db.conn.execute(
                     "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'message'").fetchone() is not None
+            if not found:
+                raise StoreError(f"{self.path} is not a pbem game file (no game record)")
+            game = found[0]
+            if game.schema_version not in READABLE_SCHEMAS:
+                raise StoreError(f"{self.path} was written by another version of pbem (format "
+                                 f"{game.schema_version!r}, this one reads {SCHEMA!r} and "
+                                 f"{', '.join(map(repr, LEGACY_SCHEMAS))}); use the pbem version that created it")
         except sqlite3.Error as exc:
             self._conn.close()
             raise _db_error(self.path, exc) from exc
         except BaseException:
             self._conn.close()
             raise
-        game = found[0] if found else None
-        if game is None:
-            self._conn.close()
-            raise StoreError(f"{self.path} is not a pbem game file (no game record)")
-        if game.schema_version not in READABLE_SCHEMAS:
-            self._conn.close()
-            raise StoreError(f"{self.path} was written by another version of pbem (format {game.schema_version!r}, "
-                             f"this one reads {SCHEMA!r} and {', '.join(map(repr, LEGACY_SCHEMAS))}); use the pbem "
-                             "version that created it")
         self.game_id = game.id
         # The game's record never changes once the file is made (pbem writes it once; an older format's
         # columns are added above, before it is read): kept, instead of read again in every transaction.
@@ -1374,10 +1372,7 @@ class Store(SqlFile):
                 params.append(value)
         tail = (f"WHERE {' AND '.join(where)} " if where else "") + "ORDER BY step, id"
         with self._plain_read() as db:
-            rows = read_rows(db.conn, OutboxRow, "outbox", tail, tuple(params))
-            for row in rows:
-                row.body = None if row.body is None else bodies.unpack(row.body)
-        return rows
+            return read_outbox(db.conn, tail, tuple(params))
 
     def report(self, recipient: str, fmt: str = "text", step: int | None = None) -> OutboxRow:
         """The latest report for ``recipient`` (or the one sent when ``step`` opened)."""

@@ -58,6 +58,29 @@ def _play_random() -> Callable[..., list[Event]]:
     return play_random
 
 
+Spy = Callable[..., list[object]]
+
+
+@pytest.fixture()
+def calls(monkeypatch: pytest.MonkeyPatch) -> Spy:
+    """``calls(owner, name, note)``: every later call of ``owner.name`` goes through as before and
+    leaves ``note(*args)`` in the list returned (the arguments as a tuple by default), undone after
+    the test (or by ``monkeypatch.undo()``)."""
+
+    def spy(owner: object, name: str, note: Callable[..., object] = lambda *args: args) -> list[object]:
+        noted: list[object] = []
+        real = getattr(owner, name)
+
+        def noting(*args: object, **kw: object) -> object:
+            noted.append(note(*args))
+            return real(*args, **kw)
+
+        monkeypatch.setattr(owner, name, noting)
+        return noted
+
+    return spy
+
+
 @pytest.fixture()
 def home(tmp_path: Path) -> Path:
     return tmp_path / "home"

@@ -4,7 +4,7 @@ side, text and state, and the outcome is the one of checking each time."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -14,20 +14,12 @@ from pbem.games.caesar.rules.autoplay import random_orders
 from pbem.games.caesar.steps.session import Session
 from pbem.games.caesar.system import SYSTEM
 
-
-def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    calls: list[str] = []
-    real = Session.check
-
-    def check(self: Session, side: Any, text: str) -> Any:
-        calls.append(text)
-        return real(self, side, text)
-
-    monkeypatch.setattr(Session, "check", check)
-    return calls
+if TYPE_CHECKING:
+    from conftest import Spy
 
 
-def test_check_warnings_submit_check_once_and_end_as_submit_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_warnings_submit_check_once_and_end_as_submit_alone(monkeypatch: pytest.MonkeyPatch,
+                                                                   calls: Spy) -> None:
     adj, _ = SYSTEM.start(7, {})
     rng = Rng(8)
     for _ in range(12):  # a dozen steps of random orders, each side in turn
@@ -37,11 +29,11 @@ def test_check_warnings_submit_check_once_and_end_as_submit_alone(monkeypatch: p
         side = next(s for s in step.awaiting if s not in step.received)
         text = random_orders(adj.session, adj.session.step().awaiting[step.awaiting.index(side)], rng)
         alone = adj.copy()
-        calls = _counting(monkeypatch)
+        checked = calls(Session, "check", lambda _self, _side, text: text)
         adj.check(side, text)
         warned = adj.warnings(side, text)
         events = adj.submit(side, text, "e" * 64)
-        assert calls == [text]  # once, not three times
+        assert checked == [text]  # once, not three times
         monkeypatch.undo()
         assert warned == alone.warnings(side, text)
         assert events == alone.submit(side, text, "e" * 64)

@@ -7,7 +7,7 @@ from email import policy
 from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.parser import BytesParser
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +15,9 @@ from hypothesis import strategies as st
 
 from pbem.transport import message as reading
 from pbem.transport.message import READING, extract_body_from_email
+
+if TYPE_CHECKING:
+    from conftest import Spy
 
 NAMES = ["Subject", "From", "To", "Content-Type", "Content-Transfer-Encoding", "Message-ID", "Date", "X-Any"]
 
@@ -64,15 +67,8 @@ def test_a_message_reads_the_same_as_with_policy_default(raw: bytes) -> None:
     assert mine.get_param("charset") == theirs.get_param("charset")
 
 
-def test_finding_the_body_parses_each_header_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    parsed: list[str] = []
-    real = HeaderRegistry.__call__
-
-    def counting(self: HeaderRegistry, name: str, value: str) -> Any:
-        parsed.append(name)
-        return real(self, name, value)
-
-    monkeypatch.setattr(HeaderRegistry, "__call__", counting)
+def test_finding_the_body_parses_each_header_once(monkeypatch: pytest.MonkeyPatch, calls: Spy) -> None:
+    parsed = calls(HeaderRegistry, "__call__", lambda _self, name, _value: name)
     monkeypatch.setattr(READING.header_factory, "_made", {})
     raw = ODD[0].replace(b"Subject:", b"Message-ID: <once@example.org>\nSubject:")
     assert "move Roma -> Genua: Legio 8" in extract_body_from_email(raw)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +81,9 @@ def test_a_router_that_dies_leaves_the_routing_here(twins: tuple[Path, Path, lis
         return real(*args)
 
     monkeypatch.setattr(inbox, "_route_each", route_each)
-    assert _fed(a, raws, jobs=2) == _fed(b, raws, jobs=1)
+    together = _fed(a, raws, jobs=2)
     assert routed_here == [len(raws) - 1]  # everything after the first message, routed by the inbox itself
+    assert together == _fed(b, raws, jobs=1)
     assert submissions(a) == submissions(b)
 
 
@@ -143,3 +146,20 @@ def test_a_warm_up_that_fails_changes_nothing(twins: tuple[Path, Path, list[byte
     assert _fed(a, raws, jobs=2) == _fed(b, raws, jobs=1)
     assert tried == ["g"]
     assert submissions(a) == submissions(b)
+
+
+def _leaves_a_worker_behind() -> None:
+    if os.fork() == 0:  # a worker of the child, still running when the child is gone
+        time.sleep(30)
+        os._exit(0)
+    os._exit(4)  # the child dies without a value
+
+
+def test_forked_answers_when_the_child_ends_whatever_its_own_children_do() -> None:
+    """The answer's pipe is the child's alone (the processes it forks close their copy), and with
+    ``group`` they share its process group, which stops them all."""
+    began = time.monotonic()
+    job = Forked.start(_leaves_a_worker_behind, group=True)
+    assert job.result() is None
+    assert time.monotonic() - began < 10  # not held open for 30 s by the worker
+    os.killpg(job.pid, signal.SIGKILL)  # (the worker, in the child's group)

@@ -12,6 +12,7 @@ import mailbox
 import sqlite3
 from email import policy
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -22,6 +23,9 @@ from pbem.cli import main
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope
 from pbem.games import find_game, game_names, register
 from pbem.store import Store
+
+if TYPE_CHECKING:
+    from conftest import Spy
 
 register(toygame.SYSTEM)
 
@@ -107,7 +111,8 @@ def test_toy_options_are_checked_against_the_games_list(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "'East' is not a side of this game; use North or South" in r.output
 
 
-def test_the_inbox_warm_up_and_router_serve_another_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_inbox_warm_up_and_router_serve_another_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         calls: Spy) -> None:
     """`pbem inbox` with workers on toy games (the first game's first message fed at once, a toy report
     rendered and dropped, a forked router for the rest): the same results and files as one process."""
     import shutil
@@ -129,14 +134,7 @@ def test_the_inbox_warm_up_and_router_serve_another_game(tmp_path: Path, monkeyp
             raws.append(f"From: {side.lower()}@example.org\nSubject: bid\nMessage-ID: <{gid}{side}@x>\n\n{armor}".encode())
     shutil.copytree(a, b)
     monkeypatch.setattr(inbox, "ROUTER_MIN", 2)
-    warmed: list[str] = []
-    real_warm = Store.warm_up
-
-    def warm_up(self: Store) -> None:
-        warmed.append(self.game_id)
-        real_warm(self)
-
-    monkeypatch.setattr(Store, "warm_up", warm_up)
+    warmed = calls(Store, "warm_up", lambda store: store.game_id)
     lines = {}
     for home, jobs in ((a, 2), (b, 1)):
         run = inbox.ingest(Home(home), "test", list(range(len(raws))), raws.__getitem__, jobs=jobs)

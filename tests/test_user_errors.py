@@ -423,3 +423,17 @@ def test_a_game_created_meanwhile_by_another_process_is_never_overwritten(tmp_pa
         home.create(GameSetup("g", players, seed=1))
     assert target.read_bytes() == b"the other process's game"
     assert [p.name for p in tmp_path.iterdir()] == ["g.db"]  # no temporary file left
+
+
+def test_a_database_error_no_one_named_is_the_files_not_a_bug(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``sqlite3`` error that reaches the command line unnamed (the pipeline runs on ``sqlite3`` itself) is
+    told as a problem of the game file, never as a bug in pbem."""
+    make_game(tmp_path)
+
+    def damaged(*_args: Any, **_kw: Any) -> Any:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(store_mod.Store, "status", damaged)
+    out = fails(1, "--home", str(tmp_path), "status", "--game", "g")
+    assert out == ("Error: the game file cannot be used: database disk image is malformed; check the file's "
+                   "permissions, or restore it from a backup if it is damaged\n"), out

@@ -351,12 +351,15 @@ def _route_and_deliver(home: Home, games: set[str], new: Sequence[tuple[Any, byt
     rules, the templates, the map's fixed layers) is then loaded once, not once per worker; a forked
     router reads the other messages meanwhile, on the other core, and they follow with the workers.
     A game's messages still go in mailbox order (its first one, then the others)."""
-    routed: list[tuple[Any, bytes, MessageResult]] = []
-    parallel = _parallel(home, jobs) and len(new) > ROUTER_MIN  # (a few messages: as in one process, then forked)
+    if not (_parallel(home, jobs) and len(new) > ROUTER_MIN):  # one process, or a few messages: all routed here
+        routed = [(key, raw, result) for (key, raw, _d), result in zip(new, _route_each(home, games, new), strict=True)]
+        _deliver_all(home, _by_game(routed), mailbox_name, jobs, progress)
+        return routed
+    routed = []
     for i, (key, raw, digest) in enumerate(new):
-        routed.append((key, raw, _route(home, games, raw, digest)))
-        first = routed[-1][2]
-        if not parallel or first.game is None:
+        first = _route(home, games, raw, digest)
+        routed.append((key, raw, first))
+        if first.game is None:
             continue
         rest = new[i + 1:]
         router = Forked.start(_route_each, home, games, rest) if len(rest) >= ROUTER_MIN else None
@@ -370,20 +373,19 @@ def _route_and_deliver(home: Home, games: set[str], new: Sequence[tuple[Any, byt
         got = router.result() if router is not None else None
         if got is None or len(got) != len(rest):  # no router, or it failed: routed here
             got = _route_each(home, games, rest)
-        routed += [(key, raw, result) for (key, raw, _digest), result in zip(rest, got, strict=True)]
-        by_game: dict[str, list[tuple[bytes, MessageResult]]] = {}
-        for _key, raw, result in routed[i + 1:]:
-            if result.game is not None:
-                by_game.setdefault(result.game, []).append((raw, result))
-        _deliver_all(home, by_game, mailbox_name, jobs, progress, warm=True)
-        return routed
-    # one process, or no message for a game
-    by_game = {}
+        routed += [(key, raw, result) for (key, raw, _d), result in zip(rest, got, strict=True)]
+        _deliver_all(home, _by_game(routed[i + 1:]), mailbox_name, jobs, progress, warm=True)
+        break
+    return routed
+
+
+def _by_game(routed: Sequence[tuple[Any, bytes, MessageResult]]) -> dict[str, list[tuple[bytes, MessageResult]]]:
+    """Each game's messages (with their results), in mailbox order."""
+    by_game: dict[str, list[tuple[bytes, MessageResult]]] = {}
     for _key, raw, result in routed:
         if result.game is not None:
             by_game.setdefault(result.game, []).append((raw, result))
-    _deliver_all(home, by_game, mailbox_name, jobs, progress)
-    return routed
+    return by_game
 
 
 def _warm_up(home: Home, gid: str) -> None:
