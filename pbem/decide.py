@@ -40,14 +40,6 @@ from pbem.core.game import Adjudication, GameSystem
 from pbem.core.orders import SubmissionRejected
 from pbem.core.phrase import N_, Phrase
 from pbem.core.rng import KeyedStream, RandomStream, Rng
-from pbem.envelope import (
-    PASSWORD_MATCHED,
-    authenticate,
-    check_addressing,
-    parse_password_removed,
-    parse_submission,
-    submission_digest,
-)
 from pbem.errors import CredentialError, EnvelopeError, PbemError
 from pbem.games import find_game
 from pbem.records import LEGACY_SCHEMAS, LEGACY_SYSTEM, Cause, Verdict
@@ -289,6 +281,17 @@ def decide(
     offers standing now, side -> step (:func:`pbem.control.standing_offers`)."""
     if password_check == moderator.CHECK:  # written only by Store.moderator_action (pbem.moderator)
         return _decide_action(adj, game_id, players, raw)
+    # (imported here: the envelope brings cryptography and the email package, which ``pbem verify`` needs
+    # only in its replay, after its renderer has started)
+    from pbem.envelope import (
+        PASSWORD_MATCHED,
+        authenticate,
+        check_addressing,
+        parse_password_removed,
+        parse_submission,
+        submission_digest,
+    )
+
     try:
         sub = parse_password_removed(raw) if password_check else parse_submission(raw)
     except EnvelopeError as exc:
