@@ -119,6 +119,19 @@ def test_pbem_verify_of_a_finished_file_loads_no_orm(tmp_path: Path) -> None:
     assert "g: OK: 2 steps" in done.stdout and "loaded: []" in done.stdout, done
 
 
+def test_pbem_verify_starts_its_renderer_before_it_loads_the_envelope(tmp_path: Path) -> None:
+    # the envelope (cryptography, the email package) is for the replay, which runs while the reports render
+    _played(tmp_path)
+    script = ("import sys\nimport pbem.audit as A\nfrom pbem.cli import main\nseen = []\nstart = A._ReportJob.start\n"
+              "def spy(self, jobs):\n    seen.append(sorted(m for m in ('cryptography', 'pbem.envelope', 'email.parser')"
+              " if m in sys.modules))\n    return start(self, jobs)\nA._ReportJob.start = spy\n"
+              "try:\n    main.main(args=sys.argv[1:], prog_name='pbem')\nexcept SystemExit:\n    pass\n"
+              "print('loaded when the renderer started:', seen[0])")
+    done = subprocess.run([sys.executable, "-c", script, "--home", str(tmp_path), "verify"], env=cli_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert "g: OK: 2 steps" in done.stdout and "loaded when the renderer started: []" in done.stdout, done
+
+
 def test_a_file_of_the_previous_format_goes_the_store_s_way(tmp_path: Path) -> None:
     """An older format is migrated by the store when it opens the file: verify never reads it plain."""
     import gzip
