@@ -65,6 +65,9 @@ _LIMIT = tuple(_SPAN - (_SPAN % n) if n else 0 for n in range(256))
 
 _GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
+#: from how many items :meth:`Rng.shuffle` draws its words all at once (:func:`_words`); below that,
+#: one by one is quicker
+_BATCH_FROM = 6
 _LANES: dict[int, tuple[int, int, int]] = {}
 
 
@@ -97,14 +100,6 @@ def _words(seed: int, counter: int, k: int) -> list[int]:
     return memoryview(z.to_bytes(16 * k, "little")).cast("Q")[::2].tolist()
 
 
-def _mix(seed: int, counter: int) -> int:
-    """The SplitMix64 word of ``counter`` (what :func:`_words` computes many at a time)."""
-    z = (seed + counter * _GAMMA) & _MASK
-    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-    return z ^ (z >> 31)
-
-
 def _uniform(next64: Any, n: int) -> int:
     """A uniform integer in ``range(n)`` from 64-bit words (rejection sampling, no modulo bias)."""
     if n <= 0:
@@ -116,37 +111,21 @@ def _uniform(next64: Any, n: int) -> int:
             return x % n
 
 
-#: how many words :class:`Rng` computes at a time (:func:`_words`) for its draws
-_BUFFER_WORDS = 32
-
-
 @dataclass
 class Rng:
     """SplitMix64: the whole state is two integers. ``practice`` marks a game file's
-    stream made from ``--seed`` (its reports say that its dice are predictable).
-
-    The words are computed :data:`_BUFFER_WORDS` at a time (:func:`_words`) and read from that
-    buffer: the same words in the same order as one at a time. The buffer is no part of the
-    state: it holds the words of ``seed`` from the counter ``_base`` on, and is made again
-    whenever the counter or the seed is outside it."""
+    stream made from ``--seed`` (its reports say that its dice are predictable)."""
 
     seed: int
     counter: int = 0
     practice: bool = False
-    _buf: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
-    _base: int = field(default=0, init=False, repr=False, compare=False)
-    _for: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def next64(self) -> int:
-        c = self.counter
-        i = c - self._base
-        buf = self._buf
-        if not 0 <= i < len(buf) or self._for != self.seed:
-            buf = self._buf = _words(self.seed, c, _BUFFER_WORDS) if _LITTLE_ENDIAN else [
-                _mix(self.seed, c + 1 + k) for k in range(_BUFFER_WORDS)]
-            self._base, self._for, i = c, self.seed, 0
-        self.counter = c + 1
-        return buf[i]
+        self.counter += 1
+        z = (self.seed + self.counter * 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
 
     def below(self, n: int, purpose: str = "draw") -> int:
         """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias): :func:`_uniform`
@@ -154,15 +133,13 @@ class Rng:
         if n <= 0:
             raise ValueError("below() needs n >= 1")
         limit = _LIMIT[n] if n < 256 else _SPAN - (_SPAN % n)
+        seed = self.seed
         while True:
-            c = self.counter
-            i = c - self._base
-            buf = self._buf
-            if 0 <= i < len(buf) and self._for == self.seed:
-                self.counter = c + 1
-                x = buf[i]
-            else:
-                x = self.next64()
+            self.counter += 1
+            z = (seed + self.counter * 0x9E3779B97F4A7C15) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
             if x < limit:
                 return x % n
 
@@ -174,35 +151,44 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[Any], purpose: str = "deal") -> None:
         """Fisher-Yates, each ``j`` drawn as :meth:`below` draws it (written out: the random
-        player shuffles its movable blocks for every move), its words read from the buffer."""
+        player shuffles its movable blocks for every move). A longer list takes its words from
+        :func:`_words`, all at once: the same words in the same order."""
+        seed, counter, limits = self.seed, self.counter, _LIMIT
         top = len(items) - 1
-        if top < 1:
+        if top + 1 >= _BATCH_FROM and _LITTLE_ENDIAN:
+            # one word per draw: the draw for ``i`` reads word ``top - i``
+            words = _words(seed, counter, top)
+            for i in range(top, 0, -1):
+                n = i + 1
+                x = words[top - i]
+                if x >= (limits[n] if n < 256 else _SPAN - (_SPAN % n)):
+                    break  # rejected (a chance below 2**-56): the draws go on one by one from here
+                j = x % n
+                items[i], items[j] = items[j], items[i]
+            else:
+                self.counter = counter + top
+                return
+            self.counter = counter + top - i + 1  # the words read, the rejected one included
+            j = self.below(n)  # the rest of this draw
+            items[i], items[j] = items[j], items[i]
+            for k in range(i - 1, 0, -1):
+                j = self.below(k + 1)
+                items[k], items[j] = items[j], items[k]
             return
-        c = self.counter
-        at = c - self._base
-        buf = self._buf
-        if not (at >= 0 and at + top <= len(buf) and self._for == self.seed):
-            k = max(_BUFFER_WORDS, top)
-            buf = self._buf = _words(self.seed, c, k) if _LITTLE_ENDIAN else [_mix(self.seed, c + 1 + w) for w in range(k)]
-            self._base, self._for, at = c, self.seed, 0
-        limits = _LIMIT
-        at += top  # the draw for ``i`` reads word ``at - i``
-        for i in range(top, 0, -1):
+        for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            x = buf[at - i]
-            if x >= (limits[n] if n < 256 else _SPAN - (_SPAN % n)):
-                break  # rejected (a chance below 2**-56): the draws go on one by one from here
+            limit = limits[n] if n < 256 else _SPAN - (_SPAN % n)
+            while True:
+                counter += 1
+                z = (seed + counter * 0x9E3779B97F4A7C15) & _MASK
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
             j = x % n
             items[i], items[j] = items[j], items[i]
-        else:
-            self.counter = c + top
-            return
-        self.counter = c + top - i + 1  # the words read, the rejected one included
-        j = self.below(n)  # the rest of this draw
-        items[i], items[j] = items[j], items[i]
-        for k in range(i - 1, 0, -1):
-            j = self.below(k + 1)
-            items[k], items[j] = items[j], items[k]
+        self.counter = counter
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seed": self.seed, "counter": self.counter}
