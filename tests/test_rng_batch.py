@@ -45,3 +45,134 @@ def test_rejected_words_are_skipped_the_same_way(monkeypatch: pytest.MonkeyPatch
             assert (items, r.counter) == one_by_one(seed, 0, n_items)
             rejected += r.counter - (n_items - 1)
     assert rejected > 100  # the path that draws past the batch was taken
+
+
+def _splitmix64(seed: int, counter: int) -> int:
+    """SplitMix64's word for ``counter`` (written out here, one word at a time: the reference)."""
+    mask = (1 << 64) - 1
+    z = (seed + counter * 0x9E3779B97F4A7C15) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
+def _reference_below(words: list[int], n: int) -> int:
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        x = words.pop(0)
+        if x < limit:
+            return x % n
+
+
+@pytest.mark.parametrize("little_endian", [True, False])
+def test_buffered_draws_are_the_words_one_at_a_time(monkeypatch: pytest.MonkeyPatch, little_endian: bool) -> None:
+    # Rng reads its words from a buffer made rng_module._BUFFER_WORDS at a time: every mix of draws,
+    # across the buffer's ends, gives the words of the plain formula in order (on either byte order)
+    monkeypatch.setattr(rng_module, "_LITTLE_ENDIAN", little_endian)
+    for seed in (0, 1, 0x5DEECE66D ^ 42, (1 << 64) - 1):
+        r = Rng(seed, 7)
+        words = [_splitmix64(seed, c) for c in range(8, 8 + 2000)]
+        expected: list[object] = []
+        got: list[object] = []
+        for k in range(150):
+            what = k % 5
+            if what == 0:
+                got.append(r.next64())
+                expected.append(words.pop(0))
+            elif what == 1:
+                got.append(r.below(k + 1))
+                expected.append(_reference_below(words, k + 1))
+            elif what == 2:
+                got.append(r.die())
+                expected.append(_reference_below(words, 6) + 1)
+            elif what == 3:
+                items = list(range(k % 40))
+                r.shuffle(items)
+                ref = list(range(k % 40))
+                for i in range(len(ref) - 1, 0, -1):
+                    j = _reference_below(words, i + 1)
+                    ref[i], ref[j] = ref[j], ref[i]
+                got.append(items)
+                expected.append(ref)
+            else:
+                got.append(r.choice("abcdefg"))
+                expected.append("abcdefg"[_reference_below(words, 7)])
+        assert got == expected
+        assert r.counter == 8 + 2000 - len(words) - 1
+
+
+def test_the_buffer_follows_a_counter_or_seed_set_from_outside() -> None:
+    r = Rng(5)
+    first = [r.next64() for _ in range(3)]
+    r.counter = 0  # back to the start: the same words again, not the buffer's next ones
+    assert [r.next64() for _ in range(3)] == first
+    r.counter = 10_000  # far past the buffer
+    assert r.next64() == _splitmix64(5, 10_001)
+    r.seed = 6  # another stream, at the same counter
+    assert r.next64() == _splitmix64(6, 10_002)
+
+
+def test_the_buffer_is_no_part_of_the_state() -> None:
+    a, b = Rng(9, 3), Rng(9, 3)
+    a.next64()
+    a.counter = 3  # a has a buffer now, b none: the same stream all the same
+    assert a == b
+    assert repr(a) == repr(b) == "Rng(seed=9, counter=3, practice=False)"
+    assert a.to_json() == b.to_json() == {"seed": 9, "counter": 3}
+    c = a.clone()
+    assert c == a and [c.next64() for _ in range(40)] == [b.next64() for _ in range(40)]
+
+
+def _splitmix64(seed: int, counter: int) -> int:
+    """SplitMix64's word for ``counter`` (written out here, one word at a time: the reference)."""
+    mask = (1 << 64) - 1
+    z = (seed + counter * 0x9E3779B97F4A7C15) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
+def _reference_below(words: list[int], n: int) -> int:
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        x = words.pop(0)
+        if x < limit:
+            return x % n
+
+
+@pytest.mark.parametrize("little_endian", [True, False])
+def test_every_draw_reads_the_words_of_the_plain_formula(monkeypatch: pytest.MonkeyPatch, little_endian: bool) -> None:
+    # every mix of draws (a shuffle's words drawn all at once included) reads the words of the plain
+    # formula in order, on either byte order
+    monkeypatch.setattr(rng_module, "_LITTLE_ENDIAN", little_endian)
+    for seed in (0, 1, 0x5DEECE66D ^ 42, (1 << 64) - 1):
+        r = Rng(seed, 7)
+        words = [_splitmix64(seed, c) for c in range(8, 8 + 2000)]
+        expected: list[object] = []
+        got: list[object] = []
+        for k in range(150):
+            what = k % 5
+            if what == 0:
+                got.append(r.next64())
+                expected.append(words.pop(0))
+            elif what == 1:
+                got.append(r.below(k + 1))
+                expected.append(_reference_below(words, k + 1))
+            elif what == 2:
+                got.append(r.die())
+                expected.append(_reference_below(words, 6) + 1)
+            elif what == 3:
+                items = list(range(k % 40))
+                r.shuffle(items)
+                ref = list(range(k % 40))
+                for i in range(len(ref) - 1, 0, -1):
+                    j = _reference_below(words, i + 1)
+                    ref[i], ref[j] = ref[j], ref[i]
+                got.append(items)
+                expected.append(ref)
+            else:
+                got.append(r.choice("abcdefg"))
+                expected.append("abcdefg"[_reference_below(words, 7)])
+        assert got == expected
+        assert r.counter == 8 + 2000 - len(words) - 1
+
