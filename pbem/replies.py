@@ -24,7 +24,7 @@ reports), and they are derived from the verdicts the replay checks.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pbem import bodies
 from pbem.control import OFFER_DRAW, OFFER_STEPS
@@ -33,7 +33,10 @@ from pbem.decide import Outcome, Verdict
 from pbem.locale import translations
 
 if TYPE_CHECKING:  # pbem.store imports this module
+    from sqlmodel import Session as DbSession
+
     from pbem.rows import SubmissionRow
+    from pbem.sqlfile import PlainSession
 
 __all__ = ["MAIL_SOURCES", "NOTICE", "REPLY", "forged_text", "other_game_text", "queue_mail", "queue_reply", "reply_subject",
            "reply_text"]
@@ -112,7 +115,7 @@ def reply_subject(game: str, step: int, sid: int, verdict: Verdict, language: st
         "game": game, "step": step, "sid": sid, "verdict": words.get(verdict, verdict.value)}
 
 
-def queue_reply(db: Any, game: str, row: SubmissionRow, out: Outcome, step: int, now: str,
+def queue_reply(db: DbSession | PlainSession, game: str, row: SubmissionRow, out: Outcome, step: int, now: str,
                 signer: Callable[[bytes], tuple[str, str, str] | None] | None = None) -> None:
     """Add the reply to ``row`` (just decided as ``out`` while ``step`` was open) to the
     outbox, in the caller's transaction, when the submission came by email and names a
@@ -131,7 +134,7 @@ def queue_reply(db: Any, game: str, row: SubmissionRow, out: Outcome, step: int,
         if elsewhere is not None:
             other, side, email = elsewhere
             queue_mail(db, step, f"{side}@{other}", email,
-                   f"[{game}] step {for_step}: your submission #{row.id}: {out.verdict.value}",
+                       f"[{game}] step {for_step}: your submission #{row.id}: {out.verdict.value}",
                        other_game_text(game, for_step, row.id, side, other), now, row.id, "en")
             return
     run = own_connection(db).execute
@@ -151,12 +154,11 @@ def queue_reply(db: Any, game: str, row: SubmissionRow, out: Outcome, step: int,
                now, row.id, language)
 
 
-def queue_mail(db: Any, step: int, recipient: str, email: str, subject: str, body: str, now: str, sid: int | None,
+def queue_mail(db: DbSession | PlainSession, step: int, recipient: str, email: str, subject: str, body: str, now: str, sid: int | None,
                language: str, *, kind: str = REPLY) -> None:
     """One mail in the outbox that is not a report (a reply, a notice, a reminder; ``sid``: the submission
-    it answers, if any), in the caller's transaction (a
-    session of :mod:`pbem.sqlfile`): plain SQL on its own connection, the body stored as the ORM stores
-    it (pbem.bodies)."""
+    it answers, if any), in the caller's transaction (a session of :mod:`pbem.sqlfile`): plain SQL on
+    its own connection, the body stored as the ORM stores it (pbem.bodies)."""
     from pbem.sqlfile import own_connection  # (the storage layer: not loaded by a sealed submit's plain path)
 
     own_connection(db).execute(

@@ -468,7 +468,7 @@ class Store(SqlFile):
                 if any(key is not None for _, _, key in items):
                     self._message_table(db)
                 # plain SQL: a row as received is a handful of columns (the ORM's objects and flushes cost more)
-                run = self._sql(db).execute
+                run = own_connection(db).execute
                 for (raw, source, key), prep in zip(items, prepared, strict=True):
                     if isinstance(prep, StoreError):
                         got.append(prep)
@@ -804,7 +804,7 @@ class Store(SqlFile):
         game = self._game_row
         seq = self._append_events(db, events, resolved)
         db.flush()  # a verdict changed in this transaction counts in the plain query below
-        last_sub = self._sql(db).execute(
+        last_sub = own_connection(db).execute(
             "SELECT id FROM submission WHERE verdict != ? ORDER BY id DESC LIMIT 1", (Verdict.RECEIVED.value,)).fetchone()
         text = self._add_snapshot(db, game, adj, seq, cause, sid, last_sub[0] if last_sub else 0, now)
         # The new step's state, as stored, is ``adj``: its reports are rendered from a copy (which is the
@@ -817,7 +817,7 @@ class Store(SqlFile):
 
     def _append_events(self, db: Tx, events: Sequence[Event], step: int) -> int:
         """Chain ``events`` (of ``step``) after the last one; the last sequence number."""
-        sql = self._sql(db)
+        sql = own_connection(db)
         head = sql.execute("SELECT hash, seq FROM event ORDER BY seq DESC LIMIT 1").fetchone()
         prev, seq = (head[0], head[1]) if head else (self._game_row.header_hash, 0)
         rows = []
@@ -844,7 +844,7 @@ class Store(SqlFile):
         if game.deadline_seconds and not step.over:
             deadline = format_time(now + timedelta(seconds=game.deadline_seconds))
         db.flush()  # the reports of an earlier resolution (and the players' changes) in this transaction count
-        sql = self._sql(db)
+        sql = own_connection(db)
         sql.execute("INSERT INTO snapshot (step, session, hash, last_event, cause, submission_id, after_submission, "
                     "deadline, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (step.number, text, digest, last_event, cause.value, sid, after, deadline, format_time(now)))
@@ -893,7 +893,7 @@ class Store(SqlFile):
         """Per side, whether its reports of steps that ask nothing of it are folded into its next
         mail that asks something (the default; a player may opt out: :meth:`set_folding`)."""
         prefs = {side: True for side in self.system.sides}
-        sql = self._sql(db)
+        sql = own_connection(db)
         if sql.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mail_pref'").fetchone():
             for side, fold in sql.execute("SELECT side, fold FROM mail_pref"):
                 if side in prefs:
@@ -918,7 +918,7 @@ class Store(SqlFile):
 
     def _asks(self, db: Tx, step: int) -> tuple[tuple[str, ...], bool]:
         """The sides step ``step`` waited for when it opened, and whether the game was over then."""
-        sql = self._sql(db)
+        sql = own_connection(db)
         found = sql.execute("SELECT hash FROM snapshot WHERE step = ?", (step,)).fetchone()
         if found is None:
             return (), False
@@ -947,7 +947,7 @@ class Store(SqlFile):
 
     def _last_asking_report(self, db: Tx, recipient: str, before: int) -> int | None:
         """The latest step before ``before`` whose report asked something of ``recipient`` (None: none)."""
-        steps = self._sql(db).execute(
+        steps = own_connection(db).execute(
             "SELECT DISTINCT step FROM outbox WHERE recipient = ? AND kind = 'report' AND step < ? ORDER BY step DESC",
             (recipient, before)).fetchall()
         for (s,) in steps:
@@ -963,7 +963,7 @@ class Store(SqlFile):
         that recover at the same time neither store a report twice nor render it twice."""
         done = 0
         with self._plain_write() as db:
-            sql = self._sql(db)
+            sql = own_connection(db)
             # plain columns and one UPDATE for all (the ORM's rows and flush cost more than the queries)
             rows = [_PendingReport(*r) for r in sql.execute(
                 "SELECT id, step, recipient, format, since_event, upto_event, language FROM outbox "
@@ -983,7 +983,7 @@ class Store(SqlFile):
         """The bodies of reports ``rows`` (in order), rendered from the stored game."""
         if not rows:
             return
-        sql = self._sql(db)
+        sql = own_connection(db)
         log, chain = self._log_upto(db, max(row.upto_event for row in rows))
         # The steps of every report each (recipient, format) has from the first step rendered here on,
         # and his last one before it: a report's "before" is his latest report step below its own.
@@ -1053,7 +1053,7 @@ class Store(SqlFile):
     # -- reading state
     def _snapshot(self, db: Tx) -> _OpenStep:
         """The latest snapshot (the state of the open step, before its sealed orders)."""
-        found = self._sql(db).execute("SELECT step, session, deadline FROM snapshot ORDER BY step DESC LIMIT 1").fetchone()
+        found = own_connection(db).execute("SELECT step, session, deadline FROM snapshot ORDER BY step DESC LIMIT 1").fetchone()
         if found is None:
             raise StoreError(f"{self.path} has no snapshot; the file is damaged")
         return _OpenStep(*found)
@@ -1062,19 +1062,13 @@ class Store(SqlFile):
         adj, snap, _sealed = self._decidable(db)
         return adj, snap
 
-    @staticmethod
-    def _sql(db: Tx) -> sqlite3.Connection:
-        """The session's own sqlite3 connection (:func:`pbem.sqlfile.own_connection`); a game's pass runs
-        about a hundred plain statements on it."""
-        return own_connection(db)
-
     def _decidable(self, db: Tx) -> tuple[Adjudication, _OpenStep, queries.Sealed]:
         """The state a new submission is decided against (the open step's snapshot with the orders
         accepted for it since), the snapshot, and those orders. A copy of the kept state when it was
         made of the same snapshot and the same orders (see :meth:`_keep`), else read from the file."""
         snap = self._snapshot(db)
         db.flush()  # (the plain query below does not flush the session's changes itself)
-        sealed = queries.accepted_orders(self._sql(db).execute, snap.step)
+        sealed = queries.accepted_orders(own_connection(db).execute, snap.step)
         kept = self._kept
         if kept is not None and kept.session == snap.session and kept.sealed == sealed:
             return kept.adj.copy(), snap, sealed
@@ -1170,10 +1164,10 @@ class Store(SqlFile):
     def _offers(self, db: Tx, open_step: int) -> dict[str, int]:
         """The draw offers standing while ``open_step`` is open (pbem.control.standing_offers)."""
         db.flush()  # (the plain query below does not flush the session's changes itself)
-        return queries.the_offers(self._sql(db).execute, open_step)
+        return queries.the_offers(own_connection(db).execute, open_step)
 
     def _accepted_digests(self, db: Tx) -> dict[str, int]:
-        return queries.accepted_digests(self._sql(db).execute)
+        return queries.accepted_digests(own_connection(db).execute)
 
     def _log_upto(self, db: Tx, upto: int) -> tuple[list[Event], list[str]]:
         """The parsed log, at least events 1 to ``upto``, and the hash chain after each (both indexed
@@ -1250,7 +1244,7 @@ class Store(SqlFile):
         """The receipts of submissions ``sids`` (in that order), read in one transaction."""
         marks = ", ".join("?" * len(sids))
         with self._plain_read() as db:
-            sql = self._sql(db)  # plain queries: the rows, the state each one opened, the open step's number
+            sql = own_connection(db)  # plain queries: the rows, the state each one opened, the open step's number
             rows = {r[0]: _Told(*r) for r in sql.execute(
                 "SELECT id, verdict, side, step, reason, errors, related, applied_step FROM submission "
                 f"WHERE id IN ({marks})", tuple(sids))}

@@ -148,7 +148,7 @@ def test_a_full_disk_met_by_the_plain_sql_is_told_as_by_the_orm(
     """The hot paths run their SQL on the session's own sqlite3 connection: its errors are told as
     the storage layer tells every database error (a full disk: the file is intact, free some space)."""
     home, _, raws = twins
-    real = pbem.store.Store._sql
+    real = pbem.store.own_connection
 
     class Full:
         def __init__(self, raw: sqlite3.Connection) -> None:
@@ -159,7 +159,7 @@ def test_a_full_disk_met_by_the_plain_sql_is_told_as_by_the_orm(
                 raise sqlite3.OperationalError("database or disk is full")
             return self.raw.execute(sql, params)
 
-    monkeypatch.setattr(pbem.store.Store, "_sql", staticmethod(lambda db: Full(real(db))))
+    monkeypatch.setattr(pbem.store, "own_connection", lambda db: Full(real(db)))
     with Home(home).open("g") as st, pytest.raises(StoreError) as told:
         st.receive(raws[0])
     assert "The game file is intact" in str(told.value) and "Free some space" in str(told.value)
