@@ -7,7 +7,6 @@ byte for byte what ``pbem verify`` renders afresh.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from pbem.core.rng import Rng
@@ -36,7 +35,7 @@ def test_two_stores_on_one_file_and_a_stale_log_render_what_verify_renders(home:
         assert a._log and len(a._log) == len(a._log_hashes)
         fresh = [ev for _seq, _step, ev in a.events()]
         # as if the events it read had been rolled back and others written in their place
-        a._log = [replace(e, text="forged") for e in a._log]
+        a._log = [e._replace(text="forged") for e in a._log]
         a._log_hashes = a._log_hashes[:-1] + ["0" * 64]
         with a._plain_read() as db:
             log, chain = a._log_upto(db, len(fresh))

@@ -9,10 +9,13 @@ The word "event" means a log entry everywhere in the core; a game's own event ca
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from functools import partial
+from typing import Any, NamedTuple
 
-__all__ = ["ALL", "MODERATOR", "Event", "audiences_seen_by", "visible_to"]
+__all__ = ["ALL", "MODERATOR", "Event", "audiences_seen_by", "new_event", "visible_to"]
+
+_tuple_new = tuple.__new__
 
 ALL = "all"
 MODERATOR = "moderator"
@@ -33,21 +36,40 @@ def visible_to(audience: str, viewer: str | None) -> bool:
     return seen is None or audience in seen
 
 
-@dataclass(frozen=True, init=False)
-class Event:
-    """One entry of the game log. ``data`` is canonical-JSON-able."""
-
+class _Fields(NamedTuple):
     kind: str
     audience: str
     text: str
-    data: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
+    data: dict[str, Any]
 
-    def __init__(self, kind: str, audience: str, text: str, data: dict[str, Any] | None = None) -> None:
+
+class Event(_Fields):
+    """One entry of the game log. ``data`` is canonical-JSON-able.
+
+    Immutable: a named tuple of its four fields (a game makes thousands of events a game, and a tuple
+    is made in one step; :data:`new_event` makes one without this constructor's Python call). An
+    event equals only an event with the same fields, and hashes as its kind, audience and text (as
+    the frozen dataclass it was did)."""
+
+    __slots__ = ()
+
+    def __new__(cls, kind: str, audience: str, text: str, data: dict[str, Any] | None = None) -> Event:
         # a game may pass a str-valued Enum member: the log stores its plain value
         if type(audience) is not str:
             audience = str(getattr(audience, "value", audience))
-        # what the frozen dataclass's own __init__ does, in one step (a game makes thousands of events)
-        self.__dict__.update(kind=kind, audience=audience, text=text, data={} if data is None else data)
+        return _tuple_new(cls, (kind, audience, text, {} if data is None else data))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self[:3])
+
+    def __repr__(self) -> str:
+        return f"Event(kind={self[0]!r}, audience={self[1]!r}, text={self[2]!r}, data={self[3]!r})"
 
     def visible_to(self, viewer: str | None) -> bool:
         return visible_to(self.audience, viewer)
@@ -58,3 +80,9 @@ class Event:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Event:
         return cls(d["kind"], d["audience"], d["text"], dict(d.get("data", {})))
+
+
+#: ``new_event((kind, audience, text, data))``: the :class:`Event` of four fields already in their stored
+#: form (``audience`` a plain ``str``, ``data`` a dict), made without a Python call (what a game's engine
+#: calls for each of its thousands of events)
+new_event: Callable[[tuple[str, str, str, dict[str, Any]]], Event] = partial(_tuple_new, Event)

@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from pbem.core.events import Event
+from pbem.core.events import Event, new_event
 from pbem.core.rng import RandomStream, Rng
 from pbem.errors import EngineError, WrongDecisionError
 from pbem.games.caesar.rules import battle, cards, levy, movement, winter
@@ -504,12 +504,11 @@ class Game:
 
     # ---- events ------------------------------------------------------
     def emit(self, kind: str, audience: Audience, text: str, /, **data: Any) -> None:
-        self.events.append(Event(kind, audience._value_, text, data))  # the plain value, as Event keeps it
+        self.events.append(new_event((kind, audience._value_, text, data)))  # the plain value, as Event keeps it
 
     def emit_split(self, kind: str, owner: Side, own_text: str, enemy_text: str, own: dict[str, Any], public: dict[str, Any]) -> None:
         """An event seen in full by ``owner`` and redacted by the other side (each side's audience is its name)."""
-        self.events.append(Event(kind, owner._value_, own_text, own))
-        self.events.append(Event(kind, owner.enemy._value_, enemy_text, public))
+        self.events += (new_event((kind, owner._value_, own_text, own)), new_event((kind, owner.enemy._value_, enemy_text, public)))
 
     # ---- the decision interface ---------------------------------------
     def pending(self) -> tuple[Decision, ...]:
