@@ -59,7 +59,7 @@ from pbem.rows import (
     damaged_bodies,
     read_game,
 )
-from pbem.workers import Forked, cores, fork_ready, forks_done
+from pbem.workers import Forked, Runs, cores, fork_ready, forks_done
 
 __all__ = ["VerifyReport", "first_difference", "verify", "verify_connection", "verify_file"]
 
@@ -137,7 +137,6 @@ def _report_problem(system: GameSystem, row: OutboxRow, before: int | None, stat
 
 #: below this many reports to render, verify renders them in its own process (a worker costs more)
 PARALLEL_MIN_REPORTS = 48
-_job: _ReportJob | None = None  # the job forked workers inherit (nothing is pickled but the answers)
 
 
 @dataclass
@@ -182,8 +181,11 @@ class _ReportJob:
 
         The renderer renders the first step (so its caches are warm: the compiled templates, the map's
         layers of the board), then forks ``jobs`` workers of its own for the other steps, handed out
-        one at a time, so a worker that drew the long battles does not hold the rest up. This process
-        warms up nothing first: it replays the game on the other core meanwhile."""
+        one at a time in contiguous runs (:class:`pbem.workers.Runs`): each worker renders neighbouring
+        steps, whose map layouts and report rows its caches mostly hold already, and one that is done
+        takes steps from the far end of the longest run left, so a worker that drew the long battles
+        does not hold the rest up. This process warms up nothing first: it replays the game on the
+        other core meanwhile."""
         groups = self.grouped = self.groups()
         if jobs is None:
             jobs = cores()
@@ -230,14 +232,29 @@ class _ReportJob:
 
 def _render(job: _ReportJob, jobs: int) -> list[dict[int, str] | None]:
     """In the renderer process (:meth:`_ReportJob.start`): every step's problems, a list by step (a dict of
-    row index -> problem, or None for a step whose rendering failed)."""
+    row index -> problem, or None for a step whose rendering failed or whose worker died)."""
     answers: list[dict[int, str] | None] = [_checked(job, 0)]
-    global _job
-    _job = job
     fork_ready()  # the first step's caches too: the workers' collections copy no page of them
-    with mp.get_context("fork").Pool(jobs) as pool:
-        answers += pool.map(_check_group, range(1, len(job.grouped)), chunksize=1)
-    return answers
+    runs = Runs(1, len(job.grouped), jobs)
+    waiting: list[Forked] = []
+    done: dict[int, dict[int, str] | None] = {}
+    try:
+        waiting += [Forked.start(_render_runs, job, runs, w) for w in range(jobs)]
+        while waiting:
+            done.update(waiting.pop(0).result() or {})  # (a worker that died: its steps are rendered by the parent)
+    except BaseException:
+        for worker in waiting:
+            worker.abandon()
+        raise
+    return answers + [done.get(k) for k in range(1, len(job.grouped))]
+
+
+def _render_runs(job: _ReportJob, runs: Runs, worker: int) -> dict[int, dict[int, str] | None]:
+    """In a forked worker: the problems of the steps it takes from ``runs``, by step."""
+    out: dict[int, dict[int, str] | None] = {}
+    while (k := runs.take(worker)) is not None:
+        out[k] = _checked(job, k)
+    return out
 
 
 def _checked(job: _ReportJob, k: int) -> dict[int, str] | None:
@@ -246,12 +263,6 @@ def _checked(job: _ReportJob, k: int) -> dict[int, str] | None:
         return job.check(job.grouped[k])
     except Exception:  # noqa: BLE001 - the parent renders this step again and reports the error as it always has
         return None
-
-
-def _check_group(k: int) -> dict[int, str] | None:
-    """In a forked worker: the problems of the ``k``-th step's reports (None if rendering failed)."""
-    job = _job
-    return None if job is None else _checked(job, k)
 
 
 def verify(

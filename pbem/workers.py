@@ -1,10 +1,12 @@
 """How many worker processes a parallel pass (``pbem inbox``, ``pbem verify``) uses by default,
-the heap's care around forking them, and a call run in a forked child meanwhile (:class:`Forked`)."""
+the heap's care around forking them, a call run in a forked child meanwhile (:class:`Forked`), and
+work shared among forked workers in contiguous runs (:class:`Runs`)."""
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import multiprocessing as mp
 import os
 import pickle
 import signal
@@ -12,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["Forked", "cores", "fork_ready", "forks_done", "forking"]
+__all__ = ["Forked", "Runs", "cores", "fork_ready", "forks_done", "forking"]
 
 
 def cores() -> int:
@@ -126,3 +128,35 @@ class Forked:
                 os.killpg(self.pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
+
+
+class Runs:
+    """The indexes ``start .. stop - 1`` shared among ``parts`` forked workers in contiguous runs: worker
+    ``w`` walks run ``w`` (the ``w``-th of ``parts`` near-equal slices) forward; a worker whose run is
+    done takes the last index of the longest run left (the first of equals), and so on backward from there. So each worker
+    mostly works on neighbouring items, which share the most of what its caches keep (a verify worker
+    renders consecutive steps: the same map layouts and report rows recur), and no worker idles while
+    another has work left. The bounds live in shared memory under one lock: make the :class:`Runs`
+    before forking the workers (a ``fork`` start method)."""
+
+    def __init__(self, start: int, stop: int, parts: int) -> None:
+        ctx = mp.get_context("fork")
+        parts = max(1, parts)
+        edges = [start + (stop - start) * i // parts for i in range(parts + 1)]
+        self.parts = parts
+        self._lock = ctx.Lock()
+        self._bounds = ctx.RawArray("l", [e for i in range(parts) for e in (edges[i], edges[i + 1])])
+
+    def take(self, worker: int) -> int | None:
+        """The next index for ``worker`` (``0 .. parts - 1``), or None when every index is taken."""
+        b = self._bounds
+        with self._lock:
+            lo, hi = b[2 * worker], b[2 * worker + 1]
+            if lo < hi:
+                b[2 * worker] = lo + 1
+                return lo
+            victim = max(range(self.parts), key=lambda i: b[2 * i + 1] - b[2 * i])  # (the first of equals)
+            if b[2 * victim + 1] <= b[2 * victim]:
+                return None
+            b[2 * victim + 1] -= 1
+            return b[2 * victim + 1]

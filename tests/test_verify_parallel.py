@@ -219,7 +219,7 @@ class _Interrupted(BaseException):
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
 def test_interrupted_while_waiting_for_the_renderer_it_stops_it(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pids, fdopen = _renderers(monkeypatch), os.fdopen
+    pids, fdopen, here = _renderers(monkeypatch), os.fdopen, os.getpid()
 
     class Pipe:
         def __init__(self, fd: int, mode: str) -> None:
@@ -231,8 +231,13 @@ def test_interrupted_while_waiting_for_the_renderer_it_stops_it(demo: Path, monk
         def __exit__(self, *exc: object) -> None:
             self.f.close()
 
-        def read(self, *_size: int) -> bytes:
+        def read(self, *size: int) -> bytes:
+            if os.getpid() != here:  # the renderer (which inherits this patch) reads its workers' answers
+                return self.f.read(*size)
             raise _Interrupted  # at once: the renderer has more than a moment's work left
+
+        def write(self, data: bytes) -> int:  # a worker's answer
+            return self.f.write(data)
 
     ended: dict[int, int] = {}
     waitpid = os.waitpid
