@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import multiprocessing as mp
 import os
 import pickle
 import signal
@@ -140,7 +139,9 @@ class Runs:
     before forking the workers (a ``fork`` start method)."""
 
     def __init__(self, start: int, stop: int, parts: int) -> None:
-        ctx = mp.get_context("fork")
+        import multiprocessing  # (here: every command imports this module, few fork workers)
+
+        ctx = multiprocessing.get_context("fork")
         parts = max(1, parts)
         edges = [start + (stop - start) * i // parts for i in range(parts + 1)]
         self.parts = parts
