@@ -1,5 +1,6 @@
-"""Rng.shuffle draws the words of a long list all at once (pbem.core.rng._words): the same words,
-in the same order, as drawing them one by one with Rng.below, rejected words included."""
+"""Rng reads its words from blocks computed all at once (pbem.core.rng._words, _block): every draw
+reads the words of SplitMix64's plain formula, in order, and a shuffle draws what Rng.below draws one
+by one, rejected words included."""
 
 from __future__ import annotations
 
@@ -64,11 +65,14 @@ def _reference_below(words: list[int], n: int) -> int:
             return x % n
 
 
-@pytest.mark.parametrize("little_endian", [True, False])
-def test_every_draw_reads_the_words_of_the_plain_formula(monkeypatch: pytest.MonkeyPatch, little_endian: bool) -> None:
+@pytest.mark.parametrize(("little_endian", "blocks_kept"), [(True, 64), (False, 64), (True, 1)])
+def test_every_draw_reads_the_words_of_the_plain_formula(monkeypatch: pytest.MonkeyPatch, little_endian: bool,
+                                                         blocks_kept: int) -> None:
     # every mix of draws (a shuffle's words drawn all at once included) reads the words of the plain
-    # formula in order, on either byte order
+    # formula in order, on either byte order, across the blocks' ends, however few blocks are kept
     monkeypatch.setattr(rng_module, "_LITTLE_ENDIAN", little_endian)
+    monkeypatch.setattr(rng_module, "_BLOCKS_KEPT", blocks_kept)
+    monkeypatch.setattr(rng_module, "_BLOCKS", {})
     for seed in (0, 1, 0x5DEECE66D ^ 42, (1 << 64) - 1):
         r = Rng(seed, 7)
         words = [_splitmix64(seed, c) for c in range(8, 8 + 2000)]

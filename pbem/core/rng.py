@@ -65,9 +65,6 @@ _LIMIT = tuple(_SPAN - (_SPAN % n) if n else 0 for n in range(256))
 
 _GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
-#: from how many items :meth:`Rng.shuffle` draws its words all at once (:func:`_words`); below that,
-#: one by one is quicker
-_BATCH_FROM = 6
 _LANES: dict[int, tuple[int, int, int]] = {}
 
 
@@ -90,14 +87,45 @@ def _words(seed: int, counter: int, k: int) -> list[int]:
     state of counter ``counter + 1 + i`` in its low 64 bits, so each step of the mix is one
     operation on that int for every word at once. No lane spills into the next one: a
     product of two 64-bit numbers fits in 128 bits, and the bits a shift brings down from the
-    next lane land above bit 64, where the mask clears them. Little-endian machines only (the
-    words are read back as the int's bytes)."""
+    next lane land above bit 64, where the mask clears them. On a little-endian machine the
+    words are read back as the int's bytes; elsewhere they are computed one at a time."""
+    if not _LITTLE_ENDIAN:
+        return [_mix(seed, counter + 1 + i) for i in range(k)]
     mask, ones, ramp = _lanes(k)
     z = (((seed + (counter + 1) * _GAMMA) & _MASK) * ones + ramp) & mask
     z = (((z ^ (z >> 30)) & mask) * _MIX1) & mask
     z = (((z ^ (z >> 27)) & mask) * _MIX2) & mask
     z ^= (z >> 31) & mask
     return memoryview(z.to_bytes(16 * k, "little")).cast("Q")[::2].tolist()
+
+
+def _mix(seed: int, counter: int) -> int:
+    """The SplitMix64 word of ``counter``, alone (what :func:`_words` computes many at a time)."""
+    z = (seed + counter * _GAMMA) & _MASK
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+    return z ^ (z >> 31)
+
+
+#: :class:`Rng`'s words come in blocks of this many (a power of two): block ``k`` of a seed holds the
+#: words of counters ``k * _BLOCK + 1`` to ``(k + 1) * _BLOCK``
+_BLOCK_BITS = 8
+_BLOCK = 1 << _BLOCK_BITS
+_IN_BLOCK = _BLOCK - 1
+#: the blocks made lately, by (seed, block number), for every Rng (and its clones) of those seeds
+_BLOCKS: dict[tuple[int, int], list[int]] = {}
+#: how many blocks :data:`_BLOCKS` keeps (it starts again when full)
+_BLOCKS_KEPT = 64
+
+
+def _block(seed: int, k: int) -> list[int]:
+    """Block ``k`` of ``seed``'s words (see :data:`_BLOCK`), made with :func:`_words` and kept."""
+    got = _BLOCKS.get((seed, k))
+    if got is None:
+        if len(_BLOCKS) >= _BLOCKS_KEPT:
+            _BLOCKS.clear()
+        got = _BLOCKS[seed, k] = _words(seed, k << _BLOCK_BITS, _BLOCK)
+    return got
 
 
 def _uniform(next64: Any, n: int) -> int:
@@ -114,18 +142,21 @@ def _uniform(next64: Any, n: int) -> int:
 @dataclass
 class Rng:
     """SplitMix64: the whole state is two integers. ``practice`` marks a game file's
-    stream made from ``--seed`` (its reports say that its dice are predictable)."""
+    stream made from ``--seed`` (its reports say that its dice are predictable).
+
+    A draw reads the word of its counter from the seed's block of words (:func:`_block`): a block
+    is computed all at once, 256 words for about the price of 70 made one by one, and is shared by
+    every stream of the seed (a clone, a stream read back from its JSON). The words, and so every
+    draw, are the plain formula's (``tests/test_rng_batch.py``)."""
 
     seed: int
     counter: int = 0
     practice: bool = False
 
     def next64(self) -> int:
-        self.counter += 1
-        z = (self.seed + self.counter * 0x9E3779B97F4A7C15) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+        c = self.counter
+        self.counter = c + 1
+        return (_BLOCKS.get((self.seed, c >> _BLOCK_BITS)) or _block(self.seed, c >> _BLOCK_BITS))[c & _IN_BLOCK]
 
     def below(self, n: int, purpose: str = "draw") -> int:
         """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias): :func:`_uniform`
@@ -133,14 +164,12 @@ class Rng:
         if n <= 0:
             raise ValueError("below() needs n >= 1")
         limit = _LIMIT[n] if n < 256 else _SPAN - (_SPAN % n)
-        seed = self.seed
+        seed, c = self.seed, self.counter
         while True:
-            self.counter += 1
-            z = (seed + self.counter * 0x9E3779B97F4A7C15) & _MASK
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            x = z ^ (z >> 31)
+            x = (_BLOCKS.get((seed, c >> _BLOCK_BITS)) or _block(seed, c >> _BLOCK_BITS))[c & _IN_BLOCK]
+            c += 1
             if x < limit:
+                self.counter = c
                 return x % n
 
     def die(self, purpose: str = "dice") -> int:
@@ -151,44 +180,28 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[Any], purpose: str = "deal") -> None:
         """Fisher-Yates, each ``j`` drawn as :meth:`below` draws it (written out: the random
-        player shuffles its movable blocks for every move). A longer list takes its words from
-        :func:`_words`, all at once: the same words in the same order."""
-        seed, counter, limits = self.seed, self.counter, _LIMIT
+        player shuffles its movable blocks for every move). The draw for ``i`` reads the word
+        ``top - i`` after the counter, unless a word before it was rejected (a chance below 2**-56
+        a word, looked for all at once): then the draws go on one by one."""
         top = len(items) - 1
-        if top + 1 >= _BATCH_FROM and _LITTLE_ENDIAN:
-            # one word per draw: the draw for ``i`` reads word ``top - i``
-            words = _words(seed, counter, top)
-            for i in range(top, 0, -1):
-                n = i + 1
-                x = words[top - i]
-                if x >= (limits[n] if n < 256 else _SPAN - (_SPAN % n)):
-                    break  # rejected (a chance below 2**-56): the draws go on one by one from here
-                j = x % n
-                items[i], items[j] = items[j], items[i]
-            else:
-                self.counter = counter + top
-                return
-            self.counter = counter + top - i + 1  # the words read, the rejected one included
-            j = self.below(n)  # the rest of this draw
-            items[i], items[j] = items[j], items[i]
-            for k in range(i - 1, 0, -1):
-                j = self.below(k + 1)
-                items[k], items[j] = items[j], items[k]
+        if top < 1:
             return
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = limits[n] if n < 256 else _SPAN - (_SPAN % n)
-            while True:
-                counter += 1
-                z = (seed + counter * 0x9E3779B97F4A7C15) & _MASK
-                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-                x = z ^ (z >> 31)
-                if x < limit:
-                    break
-            j = x % n
+        seed, c = self.seed, self.counter
+        k, at = c >> _BLOCK_BITS, c & _IN_BLOCK
+        words = (_BLOCKS.get((seed, k)) or _block(seed, k))[at:at + top]
+        while len(words) < top:
+            k += 1
+            words += (_BLOCKS.get((seed, k)) or _block(seed, k))[:top - len(words)]
+        limits = _LIMIT
+        if top < 256 and max(words) < min(limits[2:top + 2]):  # no word rejected
+            for i, x in zip(range(top, 0, -1), words):
+                j = x % (i + 1)
+                items[i], items[j] = items[j], items[i]
+            self.counter = c + top
+            return
+        for i in range(top, 0, -1):
+            j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
-        self.counter = counter
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seed": self.seed, "counter": self.counter}
