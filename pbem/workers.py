@@ -132,11 +132,11 @@ class Forked:
 class Runs:
     """The indexes ``start .. stop - 1`` shared among ``parts`` forked workers in contiguous runs: worker
     ``w`` walks run ``w`` (the ``w``-th of ``parts`` near-equal slices) forward; a worker whose run is
-    done takes the last index of the longest run left (the first of equals), and so on backward from there. So each worker
-    mostly works on neighbouring items, which share the most of what its caches keep (a verify worker
-    renders consecutive steps: the same map layouts and report rows recur), and no worker idles while
-    another has work left. The bounds live in shared memory under one lock: make the :class:`Runs`
-    before forking the workers (a ``fork`` start method)."""
+    done takes the last index of the longest run left (the first of equals), and so on backward from
+    there. So each worker mostly works on neighbouring items, which share the most of what its caches
+    keep (a verify worker renders consecutive steps: the same map layouts and report rows recur), and
+    no worker idles while another has work left. The bounds live in shared memory under one lock:
+    make the :class:`Runs` before forking the workers (a ``fork`` start method)."""
 
     def __init__(self, start: int, stop: int, parts: int) -> None:
         import multiprocessing  # (here: every command imports this module, few fork workers)

@@ -46,10 +46,10 @@ class _Fields(NamedTuple):
 class Event(_Fields):
     """One entry of the game log. ``data`` is canonical-JSON-able.
 
-    Immutable: a named tuple of its four fields (a game makes thousands of events a game, and a tuple
-    is made in one step; :data:`new_event` makes one without this constructor's Python call). An
-    event equals only an event with the same fields, and hashes as its kind, audience and text (as
-    the frozen dataclass it was did)."""
+    Immutable: a named tuple of its four fields (a game makes thousands of events, and a tuple is
+    made in one step; :data:`new_event` makes one without this constructor's Python call). An event
+    equals only an event with the same fields, and hashes as its kind, audience and text (as the
+    frozen dataclass it was did)."""
 
     __slots__ = ()
 
