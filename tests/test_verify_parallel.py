@@ -129,6 +129,61 @@ def test_an_error_in_a_worker_is_reported_as_in_one_process(demo: Path, monkeypa
     assert spread.problems[0].startswith("the game file is damaged: the replay stopped at KeyError")
 
 
+def test_each_worker_renders_neighbouring_steps(demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers share the steps in contiguous runs (pbem.workers.Runs): what a worker renders is a run
+    of its own slice, forward, then what it took from the far end of the other's, backward; together every
+    step once. (Handed out in turn, the steps a worker renders are far apart, and its caches serve less.)"""
+    seen = tmp_path / "seen"
+    check = audit._ReportJob.check
+
+    def noting(self: audit._ReportJob, group: Any) -> Any:
+        with seen.open("a") as f:  # one short line a write: the processes' lines do not mix
+            f.write(f"{os.getpid()} {group[0][1].step}\n")
+        return check(self, group)
+
+    monkeypatch.setattr(audit._ReportJob, "check", noting)
+    monkeypatch.setattr(audit, "PARALLEL_MIN_REPORTS", 0)
+    with Home(demo).open(DEMO_GAME) as store:
+        assert store.verify(2).ok
+    by_pid: dict[str, list[int]] = {}
+    for line in seen.read_text().splitlines():
+        pid, step = line.split()
+        by_pid.setdefault(pid, []).append(int(step))
+    renderer = [pid for pid, steps in by_pid.items() if steps == [min(s for ss in by_pid.values() for s in ss)]]
+    assert len(renderer) == 1 and len(by_pid) == 3  # the renderer (the first step), and two workers
+    everything = sorted(s for ss in by_pid.values() for s in ss)
+    assert everything == sorted(set(everything))  # each step once
+    for pid, steps in by_pid.items():
+        if pid == renderer[0]:
+            continue
+        up = 1
+        while up < len(steps) and steps[up] == steps[up - 1] + 1:
+            up += 1
+        stolen = steps[up:]
+        assert all(b == a - 1 for a, b in zip(stolen, stolen[1:], strict=False)), steps
+        assert not stolen or stolen[0] > steps[up - 1], steps
+
+
+def test_a_worker_that_dies_leaves_its_steps_to_this_process(
+        demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home, db = _copy(demo, tmp_path)
+    whom = _alter(db, 5, "html")
+    alone, _ = _verify(home, 1, monkeypatch)
+    last = max(s for (s,) in query(db, "SELECT step FROM outbox WHERE kind = 'report' AND body IS NOT NULL"))
+    checked = audit._checked
+
+    def dying(job: Any, k: int) -> Any:
+        if job.grouped[k][0][1].step == last:  # in the second worker (the last step is in its slice)
+            os._exit(3)
+        return checked(job, k)
+
+    monkeypatch.setattr(audit, "_checked", dying)
+    spread, here = _verify(home, 2, monkeypatch)
+    assert spread.problems == alone.problems and spread.reports == alone.reports
+    assert spread.problems[0].startswith(f"step 5: the html report for {whom}")
+    assert here >= 1  # what the dead worker took is rendered here (its last step among it, not in a worker)
+
+
 def test_workers_render_while_the_replay_runs_and_only_its_steps_count(
         demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The workers start from the stored states and events before the replay; a replay that stops
