@@ -104,3 +104,26 @@ def test_every_draw_reads_the_words_of_the_plain_formula(monkeypatch: pytest.Mon
         assert got == expected
         assert r.counter == 8 + 2000 - len(words) - 1
 
+
+
+@pytest.mark.parametrize("first_words", [1, 5, 16, 256])
+def test_a_short_first_block_reads_the_same_words(monkeypatch: pytest.MonkeyPatch, first_words: int) -> None:
+    # a seed's first block starts short and is made whole in place when a draw reads past it: by one
+    # draw after another, by a shuffle that reaches past it, and by a clone sharing the block
+    monkeypatch.setattr(rng_module, "_FIRST_WORDS", first_words)
+    monkeypatch.setattr(rng_module, "_BLOCKS", {})
+    for seed in (3, 0x5DEECE66D ^ 9, (1 << 64) - 2):
+        words = [_splitmix64(seed, c) for c in range(1, 601)]
+        r = Rng(seed)
+        got = [r.next64() for _ in range(3)]
+        clone = r.clone()
+        assert [clone.below(1 << 40) for _ in range(20)] == [w % (1 << 40) for w in words[3:23]]
+        items = list(range(30))
+        r.shuffle(items)  # from counter 3: past a short block's end
+        ref = list(range(30))
+        for i, w in zip(range(29, 0, -1), words[3:32]):
+            j = w % (i + 1)
+            ref[i], ref[j] = ref[j], ref[i]
+        assert got == words[:3] and items == ref
+        assert [r.next64() for _ in range(500)] == words[32:532]
+        assert len(rng_module._BLOCKS[seed, 0]) == 256

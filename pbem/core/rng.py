@@ -116,15 +116,29 @@ _IN_BLOCK = _BLOCK - 1
 _BLOCKS: dict[tuple[int, int], list[int]] = {}
 #: how many blocks :data:`_BLOCKS` keeps (it starts again when full)
 _BLOCKS_KEPT = 64
+#: a seed's first block starts with this many words, and is made whole when a draw reads past them:
+#: many streams draw only a few words (a battle of the odds draws 6 to 30), and a whole block costs
+#: as much as some 50 words made one by one
+_FIRST_WORDS = 32
 
 
 def _block(seed: int, k: int) -> list[int]:
-    """Block ``k`` of ``seed``'s words (see :data:`_BLOCK`), made with :func:`_words` and kept."""
+    """Block ``k`` of ``seed``'s words (see :data:`_BLOCK`), made with :func:`_words` and kept; the
+    first block (``k`` 0) may hold only its first :data:`_FIRST_WORDS` words (see :func:`_whole`)."""
     got = _BLOCKS.get((seed, k))
     if got is None:
         if len(_BLOCKS) >= _BLOCKS_KEPT:
             _BLOCKS.clear()
-        got = _BLOCKS[seed, k] = _words(seed, k << _BLOCK_BITS, _BLOCK)
+        got = _BLOCKS[seed, k] = _words(seed, k << _BLOCK_BITS, _BLOCK if k else _FIRST_WORDS)
+    return got
+
+
+def _whole(seed: int, k: int) -> list[int]:
+    """Block ``k`` of ``seed``'s words, all of them: a short first block is made whole in place (a
+    draw that reads past its end meets an IndexError, and reads here)."""
+    got = _block(seed, k)
+    if len(got) < _BLOCK:
+        got += _words(seed, (k << _BLOCK_BITS) + len(got), _BLOCK - len(got))
     return got
 
 
@@ -145,9 +159,10 @@ class Rng:
     stream made from ``--seed`` (its reports say that its dice are predictable).
 
     A draw reads the word of its counter from the seed's block of words (:func:`_block`): a block
-    is computed all at once, 256 words for about the price of 70 made one by one, and is shared by
-    every stream of the seed (a clone, a stream read back from its JSON). The words, and so every
-    draw, are the plain formula's (``tests/test_rng_batch.py``)."""
+    is computed all at once, 256 words for about the price of 50 made one by one, and is shared by
+    every stream of the seed (a clone, a stream read back from its JSON); a seed's first block starts
+    with 32 words and is made whole when a draw reads past them. The words, and so every draw, are the
+    plain formula's (``tests/test_rng_batch.py``)."""
 
     seed: int
     counter: int = 0
@@ -156,7 +171,10 @@ class Rng:
     def next64(self) -> int:
         c = self.counter
         self.counter = c + 1
-        return (_BLOCKS.get((self.seed, c >> _BLOCK_BITS)) or _block(self.seed, c >> _BLOCK_BITS))[c & _IN_BLOCK]
+        try:
+            return (_BLOCKS.get((self.seed, c >> _BLOCK_BITS)) or _block(self.seed, c >> _BLOCK_BITS))[c & _IN_BLOCK]
+        except IndexError:  # past a short first block
+            return _whole(self.seed, c >> _BLOCK_BITS)[c & _IN_BLOCK]
 
     def below(self, n: int, purpose: str = "draw") -> int:
         """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias): :func:`_uniform`
@@ -166,7 +184,10 @@ class Rng:
         limit = _LIMIT[n] if n < 256 else _SPAN - (_SPAN % n)
         seed, c = self.seed, self.counter
         while True:
-            x = (_BLOCKS.get((seed, c >> _BLOCK_BITS)) or _block(seed, c >> _BLOCK_BITS))[c & _IN_BLOCK]
+            try:
+                x = (_BLOCKS.get((seed, c >> _BLOCK_BITS)) or _block(seed, c >> _BLOCK_BITS))[c & _IN_BLOCK]
+            except IndexError:  # past a short first block
+                x = _whole(seed, c >> _BLOCK_BITS)[c & _IN_BLOCK]
             c += 1
             if x < limit:
                 self.counter = c
@@ -188,7 +209,10 @@ class Rng:
             return
         seed, c = self.seed, self.counter
         k, at = c >> _BLOCK_BITS, c & _IN_BLOCK
-        words = (_BLOCKS.get((seed, k)) or _block(seed, k))[at:at + top]
+        block = _BLOCKS.get((seed, k)) or _block(seed, k)
+        if at + top > len(block):  # past the block's end, or past a short first block's
+            block = _whole(seed, k)
+        words = block[at:at + top]
         while len(words) < top:
             k += 1
             words += (_BLOCKS.get((seed, k)) or _block(seed, k))[:top - len(words)]
