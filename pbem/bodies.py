@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
+from threading import get_ident
 from typing import Any
 
 from pbem.errors import PbemError
@@ -56,6 +57,16 @@ def _dictionary(number: int) -> Any:
 
 
 @cache
+def _decompressor(number: int, thread: int) -> Any:
+    """The decompressor of dictionary ``number`` for one thread (a decompressor may not serve two
+    threads at once): made once, as loading the dictionary into a new one costs more than a text
+    report's decompression."""
+    import zstandard
+
+    return zstandard.ZstdDecompressor(dict_data=_dictionary(number))
+
+
+@cache
 def _compressor(level: int = LEVEL) -> Any:
     import zstandard
 
@@ -83,7 +94,7 @@ def unpack(value: str | bytes) -> str:
         raise DamagedBodyError("a stored report body is not in a form this pbem reads (damaged, or written by a "
                                "newer pbem); `pbem verify` names the step; restore the file from a backup")
     try:
-        data = zstandard.ZstdDecompressor(dict_data=_dictionary(number)).decompress(value[len(MAGIC) + 1:])
+        data = _decompressor(number, get_ident()).decompress(value[len(MAGIC) + 1:])
         return data.decode("utf-8")
     except (zstandard.ZstdError, UnicodeDecodeError) as exc:
         raise DamagedBodyError(f"a stored report body is damaged ({exc}); `pbem verify` names the step; "

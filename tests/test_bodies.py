@@ -56,3 +56,16 @@ def test_the_published_dictionaries_are_there() -> None:
     assert bodies.CURRENT in bodies.DICTIONARIES
     for number in bodies.DICTIONARIES:
         assert bodies._dictionary(number) is not None
+
+
+def test_threads_read_bodies_at_once_each_with_its_own_decompressor() -> None:
+    # a decompressor is made once per dictionary and thread (it may not serve two threads at once)
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [f"report {i}\n" + "Roma, Brundisium, Capua. " * (50 + i) for i in range(40)]
+    stored = [pack(t) for t in texts]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(unpack, stored * 5)) == texts * 5
+    before = bodies._decompressor.cache_info().currsize
+    assert [unpack(s) for s in stored] == texts
+    assert bodies._decompressor.cache_info().currsize in (before, before + 1)  # this thread's, made once
