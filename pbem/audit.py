@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing as mp
+import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -190,7 +190,7 @@ class _ReportJob:
         if jobs is None:
             jobs = cores()
         jobs = min(jobs, len(groups) - 1)
-        if jobs < 2 or len(self.work) < PARALLEL_MIN_REPORTS or "fork" not in mp.get_all_start_methods():
+        if jobs < 2 or len(self.work) < PARALLEL_MIN_REPORTS or not hasattr(os, "fork"):
             return None
         fork_ready()  # (until finish: the renderer's collections copy no page it shares with this process)
         try:
