@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cryptography.exceptions import UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
@@ -105,11 +104,15 @@ class KeyPair:
 
 
 def _public_text(key: Ed25519PublicKey) -> str:
-    raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    return f"{PUBLIC_KEY_PREFIX} {_b64(raw)}"
+    return f"{PUBLIC_KEY_PREFIX} {_b64(key.public_bytes_raw())}"
 
 
 def _keypair(key: Ed25519PrivateKey) -> KeyPair:
+    # (imported here, as in load_private_key: only key files need cryptography's serialization module,
+    # which brings its SSH and every other key format with it, about 20 ms of a start-up; checking a
+    # signature, which pbem submit, inbox and verify do, needs none of it)
+    from cryptography.hazmat.primitives import serialization
+
     pem = key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
@@ -136,6 +139,8 @@ def load_private_key(data: bytes | str) -> Ed25519PrivateKey:
         raise KeyFormatError(
             "this is a public key (the .pub file); signing needs the private key (the .key file)"
         )
+    from cryptography.hazmat.primitives import serialization
+
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except TypeError as exc:  # raised for a key protected by a passphrase

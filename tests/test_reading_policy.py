@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.transport import message as reading
-from pbem.transport.message import READING, extract_body_from_email
+from pbem.transport import mime as reading
+from pbem.transport.message import extract_body_from_email
+from pbem.transport.mime import READING
 
 if TYPE_CHECKING:
     from conftest import Spy

@@ -133,12 +133,15 @@ def test_the_sealed_path_leaves_to_the_store_what_needs_it(tmp_path: Path) -> No
 
 
 def test_a_sealed_submit_loads_no_orm(tmp_path: Path) -> None:
+    """A signed JSON file goes in without the ORM, without the email package (it is no email) and
+    without cryptography's key-file formats (checking a signature needs none of them)."""
     keys = make_game(tmp_path)
     orders = tmp_path / "orders.json"
     orders.write_bytes(signed(keys, C, 1, _hand(tmp_path, C)))
     script = ("import sys\nfrom pbem.cli import main\n"
               "try:\n    main.main(args=sys.argv[1:], prog_name='pbem')\nexcept SystemExit:\n    pass\n"
-              "print('loaded:', sorted(m for m in ('pbem.store', 'sqlmodel', 'sqlalchemy') if m in sys.modules))")
+              "print('loaded:', sorted(m for m in ('pbem.store', 'sqlmodel', 'sqlalchemy', 'email', 'pbem.transport.mime',"
+              " 'cryptography.hazmat.primitives.serialization') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", script, "--home", str(tmp_path), "submit", str(orders)],
                           env=cli_env(), capture_output=True, text=True, timeout=120)
     assert "accepted: submission #1" in done.stdout and "sealed until step 1 resolves" in done.stdout, done
