@@ -23,9 +23,10 @@ fresh rendering, byte for byte.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
-from threading import get_ident
 from typing import Any
 
 from pbem.errors import PbemError
@@ -56,22 +57,35 @@ def _dictionary(number: int) -> Any:
     return zstandard.ZstdCompressionDict(data, dict_type=zstandard.DICT_TYPE_RAWCONTENT)
 
 
-@cache
-def _decompressor(number: int, thread: int) -> Any:
-    """The decompressor of dictionary ``number`` for one thread (a decompressor may not serve two
-    threads at once): made once, as loading the dictionary into a new one costs more than a text
-    report's decompression."""
+#: this thread's compressors and decompressors, by what they are for: zstandard's may not serve two
+#: threads at once, and making one loads the 98 KB dictionary into it, which costs more than a text
+#: report's (de)compression; a thread's are freed with it
+_MINE = threading.local()
+
+
+def _kept(key: tuple[str, int], make: Callable[[], Any]) -> Any:
+    kept: dict[tuple[str, int], Any] | None = getattr(_MINE, "kept", None)
+    if kept is None:
+        kept = _MINE.kept = {}
+    got = kept.get(key)
+    if got is None:
+        got = kept[key] = make()
+    return got
+
+
+def _decompressor(number: int) -> Any:
+    """This thread's decompressor of dictionary ``number``."""
     import zstandard
 
-    return zstandard.ZstdDecompressor(dict_data=_dictionary(number))
+    return _kept(("decompress", number), lambda: zstandard.ZstdDecompressor(dict_data=_dictionary(number)))
 
 
-@cache
 def _compressor(level: int = LEVEL) -> Any:
+    """This thread's compressor at ``level``, with the current dictionary."""
     import zstandard
 
-    return zstandard.ZstdCompressor(level=level, dict_data=_dictionary(CURRENT), write_content_size=True,
-                                    write_checksum=True)
+    return _kept(("compress", level), lambda: zstandard.ZstdCompressor(
+        level=level, dict_data=_dictionary(CURRENT), write_content_size=True, write_checksum=True))
 
 
 def pack(text: str) -> bytes:
@@ -94,7 +108,7 @@ def unpack(value: str | bytes) -> str:
         raise DamagedBodyError("a stored report body is not in a form this pbem reads (damaged, or written by a "
                                "newer pbem); `pbem verify` names the step; restore the file from a backup")
     try:
-        data = _decompressor(number, get_ident()).decompress(value[len(MAGIC) + 1:])
+        data = _decompressor(number).decompress(value[len(MAGIC) + 1:])
         return data.decode("utf-8")
     except (zstandard.ZstdError, UnicodeDecodeError) as exc:
         raise DamagedBodyError(f"a stored report body is damaged ({exc}); `pbem verify` names the step; "

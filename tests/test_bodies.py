@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -58,28 +60,31 @@ def test_the_published_dictionaries_are_there() -> None:
         assert bodies._dictionary(number) is not None
 
 
-def test_a_decompressor_is_made_once_per_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    # loading the dictionary into a new decompressor costs more than a text report's decompression:
-    # one per thread and dictionary, never one shared by two threads (it may not serve two at once)
+def test_a_compressor_and_a_decompressor_are_made_once_per_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    # loading the dictionary into a new (de)compressor costs more than a text report's (de)compression:
+    # one per thread and use, never one shared by two threads (zstandard's may not serve two at once)
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
     import zstandard
 
-    made: list[int] = []
-    real = zstandard.ZstdDecompressor
+    made: dict[str, list[int]] = {"ZstdDecompressor": [], "ZstdCompressor": []}
+    for name in made:
+        real = getattr(zstandard, name)
 
-    def counted(*args: object, **kwargs: object) -> object:
-        made.append(threading.get_ident())
-        return real(*args, **kwargs)
+        def counted(*args: object, real: Any = real, name: str = name, **kwargs: object) -> object:
+            made[name].append(threading.get_ident())
+            return real(*args, **kwargs)
 
-    monkeypatch.setattr(zstandard, "ZstdDecompressor", counted)
-    bodies._decompressor.cache_clear()
+        monkeypatch.setattr(zstandard, name, counted)
+    monkeypatch.setattr(bodies, "_MINE", threading.local())  # none made yet in any thread
     texts = [f"report {i}\n" + "Roma, Brundisium, Capua. " * (50 + i) for i in range(40)]
     stored = [pack(t) for t in texts]
     assert [unpack(s) for s in stored] == texts
-    assert made == [threading.get_ident()]  # this thread's, made once for the 40 bodies
+    me = threading.get_ident()
+    assert made == {"ZstdDecompressor": [me], "ZstdCompressor": [me]}  # this thread's, made once for 40 bodies
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(unpack, stored * 5)) == texts * 5
-    assert len(made) == len(set(made)) and 2 <= len(made) <= 5  # one more for each pool thread that read
-    bodies._decompressor.cache_clear()  # (the real decompressors again for the tests after this one)
+        assert list(pool.map(unpack, pool.map(pack, texts * 5))) == texts * 5
+    for ids in made.values():  # one more for each pool thread that packed or read
+        assert len(ids) == len(set(ids)) and 2 <= len(ids) <= 5, made
