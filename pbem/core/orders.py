@@ -4,7 +4,8 @@ A game parses and checks its own order language; it reports what is wrong as
 :class:`OrderProblem` values (line number, the line, what is wrong and what would be
 legal) and rejects a whole submission with :class:`SubmissionRejected`, which lists
 every problem at once. :func:`order_lines` is the one place that says which lines of a
-mail or file carry orders.
+mail or file carry orders, and :func:`split_lines` how a text is cut into lines (the mail
+readers of :mod:`pbem.transport` cut it the same way).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from pbem.errors import PbemError
 
-__all__ = ["OrderProblem", "SubmissionRejected", "order_lines"]
+__all__ = ["OrderProblem", "SubmissionRejected", "order_lines", "split_lines"]
 
 
 @dataclass(frozen=True)
@@ -45,10 +46,17 @@ class SubmissionRejected(PbemError, ValueError):
         )
 
 
+def split_lines(text: str) -> list[str]:
+    """``text``'s lines, cut at ``\\r\\n``, ``\\r`` and ``\\n`` only. Not ``str.splitlines``: it also cuts at
+    ``\\v``, ``\\f``, ``\\x1c``-``\\x1e``, ``\\x85`` and U+2028/9, which must stay inside a line (and are then
+    rejected by validation)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def order_lines(text: str) -> list[tuple[int, str]]:
     """The lines that carry orders: no blanks, no ``#`` comments, no ``>`` quotes, nothing after ``-- ``."""
     out = []
-    for i, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+    for i, raw in enumerate(split_lines(text), start=1):
         if raw.rstrip() == "--" or raw == "-- ":
             break
         line = raw.strip()

@@ -13,7 +13,7 @@ Reading the armored block or the JSON in that text is :mod:`pbem.envelope`'s job
 re-exports :func:`extract_body_from_email`.
 
 Also here, because mail is where they matter: the line splitting that keeps the
-characters ``str.splitlines`` would split on (:mod:`pbem.transport.lines`), whether a text
+characters ``str.splitlines`` would split on (:func:`pbem.core.orders.split_lines`), whether a text
 starts like an email, and the size limit checked before any parsing. Like
 :mod:`pbem.envelope` this is a pure library: every failure a user can cause raises
 :class:`~pbem.errors.EnvelopeError` with a message that says what to do.
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 
+from pbem.core.orders import split_lines
 from pbem.errors import EnvelopeError
-from pbem.transport.lines import split_lines
 
 __all__ = [
     "MAX_SUBMISSION_BYTES",

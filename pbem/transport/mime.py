@@ -16,8 +16,8 @@ from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from html.parser import HTMLParser
 
+from pbem.core.orders import split_lines
 from pbem.errors import EnvelopeError
-from pbem.transport.lines import split_lines
 
 __all__ = ["READING", "attached_json", "body_text"]
 
