@@ -112,6 +112,18 @@ def test_a_clean_game_passes_with_workers(demo: Path, monkeypatch: pytest.Monkey
     assert frozen[0] > 0 and gc.get_freeze_count() == 0
 
 
+def test_without_fork_every_report_is_rendered_here(demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the system has no ``os.fork`` (Windows), verify forks no renderer and finds the same."""
+    home, db = _copy(demo, tmp_path)
+    _alter(db, 5, "text")
+    spread, _ = _verify(home, 2, monkeypatch)
+    started = _renderers(monkeypatch)
+    monkeypatch.delattr(audit.os, "fork")
+    alone, here = _verify(home, 2, monkeypatch)
+    assert started and not any(started) and here > 3
+    assert not alone.ok and alone.problems == spread.problems and alone.reports == spread.reports
+
+
 def test_an_error_in_a_worker_is_reported_as_in_one_process(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A report that cannot be rendered fails the worker; the parent renders that step itself and
     meets the same error, which verify names as it always has."""
