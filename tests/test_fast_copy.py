@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import pbem.core.rng as rng_module
 from pbem.core.events import Event
 from pbem.core.rng import KeyedStream, Rng
 from pbem.games.caesar.ai.belief import Belief, observe
@@ -109,8 +110,14 @@ def _reference_sample(belief: Belief, rng: Rng) -> Game:
     return g
 
 
+@pytest.mark.parametrize("rejecting", [False, True], ids=["real limits", "half the words rejected"])
 @pytest.mark.parametrize("full", [0.0, 0.6])
-def test_sample_is_the_json_sample_with_the_same_draws(full: float) -> None:
+def test_sample_is_the_json_sample_with_the_same_draws(full: float, rejecting: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Belief.sample reads its draws from the stream's words ahead (Rng.ahead); the JSON sample makes
+    # them one by one with Rng.below. With about half the words rejected (the real limits reject one in
+    # 2**56 at most), the paths that draw past a rejected word are taken too.
+    if rejecting:
+        monkeypatch.setattr(rng_module, "LIMITS", tuple(1 << 63 for _ in range(256)))
     checked = battles = 0
     for g, log in _positions(range(1, 5), 23):
         for side in Side:

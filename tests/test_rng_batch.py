@@ -36,7 +36,7 @@ def test_shuffle_is_fisher_yates_over_below(n_items: int) -> None:
 
 def test_rejected_words_are_skipped_the_same_way(monkeypatch: pytest.MonkeyPatch) -> None:
     # make a word rejected about half the time (the real limits reject one in 2**56 at most)
-    monkeypatch.setattr(rng_module, "_LIMIT", tuple(1 << 63 for _ in range(256)))
+    monkeypatch.setattr(rng_module, "LIMITS", tuple(1 << 63 for _ in range(256)))
     rejected = 0
     for seed in range(40):
         for n_items in (6, 8, 13, 30):

@@ -58,9 +58,9 @@ class SecretError(PbemError):
     """The game's secret is missing, or does not match its commitment."""
 
 
-#: ``_SPAN - _SPAN % n`` for small ``n``: the rejection limit of a draw below ``n`` (read, not computed, in
-#: the loops of :meth:`Rng.below` and :meth:`Rng.shuffle`)
-_LIMIT = tuple(_SPAN - (_SPAN % n) if n else 0 for n in range(256))
+#: ``_SPAN - _SPAN % n`` for ``n`` below 256: the rejection limit of a draw below ``n`` (read, not computed, in
+#: the loops of :meth:`Rng.below` and :meth:`Rng.shuffle`, and by callers that draw from :meth:`Rng.ahead`'s words)
+LIMITS = tuple(_SPAN - (_SPAN % n) if n else 0 for n in range(256))
 
 
 _GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
@@ -142,6 +142,12 @@ def _whole(seed: int, k: int) -> list[int]:
     return got
 
 
+def limit(n: int) -> int:
+    """The rejection limit of a draw below ``n``: :meth:`Rng.below` rejects a word at or above it
+    (a chance below ``n / 2**64``) and draws the next one."""
+    return LIMITS[n] if n < 256 else _SPAN - (_SPAN % n)
+
+
 def _uniform(next64: Any, n: int) -> int:
     """A uniform integer in ``range(n)`` from 64-bit words (rejection sampling, no modulo bias)."""
     if n <= 0:
@@ -181,7 +187,7 @@ class Rng:
         over :meth:`next64`, written out (playouts draw about 300 times a game)."""
         if n <= 0:
             raise ValueError("below() needs n >= 1")
-        limit = _LIMIT[n] if n < 256 else _SPAN - (_SPAN % n)
+        limit = LIMITS[n] if n < 256 else _SPAN - (_SPAN % n)
         seed, c = self.seed, self.counter
         while True:
             try:
@@ -194,7 +200,7 @@ class Rng:
                 return x % n
 
     def die(self, purpose: str = "dice") -> int:
-        return _uniform(self.next64, 6) + 1
+        return self.below(6) + 1
 
     def choice(self, items: Sequence[T], purpose: str = "draw") -> T:
         return items[self.below(len(items))]
@@ -207,25 +213,44 @@ class Rng:
         top = len(items) - 1
         if top < 1:
             return
-        seed, c = self.seed, self.counter
-        k, at = c >> _BLOCK_BITS, c & _IN_BLOCK
-        block = _BLOCKS.get((seed, k)) or _block(seed, k)
-        if at + top > len(block):  # past the block's end, or past a short first block's
-            block = _whole(seed, k)
-        words = block[at:at + top]
-        while len(words) < top:
-            k += 1
-            words += (_BLOCKS.get((seed, k)) or _block(seed, k))[:top - len(words)]
-        limits = _LIMIT
-        if top < 256 and max(words) < min(limits[2:top + 2]):  # no word rejected
+        words = self.ahead(top)
+        if top < 256 and max(words) < min(LIMITS[2:top + 2]):  # no word rejected
             for i, x in zip(range(top, 0, -1), words):
                 j = x % (i + 1)
                 items[i], items[j] = items[j], items[i]
-            self.counter = c + top
+            self.counter += top
             return
         for i in range(top, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+    def skip_shuffle(self, n: int) -> None:
+        """The draws of :meth:`shuffle` of ``n`` items, without the items (a caller that reads only
+        the stream's place after them): the counter moves on as far."""
+        top = n - 1
+        if top < 1:
+            return
+        if top < 256 and max(self.ahead(top)) < min(LIMITS[2:top + 2]):  # no word rejected
+            self.counter += top
+            return
+        for i in range(top, 0, -1):
+            self.below(i + 1)
+
+    def ahead(self, k: int) -> list[int]:
+        """The next ``k`` words of the stream (what ``k`` calls of :meth:`next64` would return), the
+        counter left where it is: for a caller that makes many draws at once and then moves the
+        counter past the words it read (each draw below ``n`` reads one word, unless the word is
+        rejected: ``word >= limit(n)``)."""
+        seed, c = self.seed, self.counter
+        b, at = c >> _BLOCK_BITS, c & _IN_BLOCK
+        block = _BLOCKS.get((seed, b)) or _block(seed, b)
+        if at + k > len(block):  # past the block's end, or past a short first block's
+            block = _whole(seed, b)
+        words = block[at:at + k]
+        while len(words) < k:
+            b += 1
+            words += (_BLOCKS.get((seed, b)) or _block(seed, b))[:k - len(words)]
+        return words
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seed": self.seed, "counter": self.counter}

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.core import rng as rngs
 from pbem.core.events import Event
 from pbem.core.rng import Rng
 from pbem.games.caesar.rules.board import Board, Side, default_board
@@ -43,6 +44,8 @@ from pbem.games.caesar.view.history import visible_events
 CLEOPATRA = "Cleopatra"
 #: Events that name an eliminated block to both sides.
 _NAMED_ELIMINATIONS = frozenset({"eliminated", "killed"})
+#: a hidden block is at full strength when ``rng.below(_FULL) < full * _FULL`` (a power of two: no word is rejected)
+_FULL = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -285,12 +288,14 @@ class Belief:
         """Identities for the placeholders: a random matching that respects block types. Each
         placeholder draws uniformly from its candidates not drawn yet, in their order: the
         placeholders of one kind of place share one list of those (:attr:`_pools`), kept as they
-        are drawn from rather than filtered again for each placeholder."""
+        are drawn from rather than filtered again for each placeholder. Each draw is
+        ``rng.below(len(free))``, read from the stream's words ahead (:meth:`Rng.ahead`, one word a
+        draw) and handed to ``rng.below`` itself when its word is rejected."""
         pools, pool_of, pools_with = self._pools, self._pool_of, self._pools_with
+        order = self._order
         for _ in range(200):
             out: dict[str, str] = {}
             free_lists = [list(pool) for pool in pools]  # each pool's candidates not drawn yet, in order
-            order = self._order
             ok = True
             # defectors must stand on the map: seat them first where they fit
             for bid in self.must_place:
@@ -302,22 +307,62 @@ class Belief:
                 out[ph] = bid
                 for i in pools_with[bid]:
                     free_lists[i].remove(bid)
+            limits = rngs.LIMITS
+            words, used = rng.ahead(len(order)), 0  # at most one draw a placeholder, none rejected
             for ph, _loc in order:
                 if not ok:
                     break
                 if ph in out:
                     continue
                 free = free_lists[pool_of[ph]]
-                if not free:
+                n = len(free)
+                if not n:
                     ok = False
                     break
-                bid = free[rng.below(len(free))]  # rng.choice(free)
+                x = words[used]
+                if x < (limits[n] if n < 256 else rngs.limit(n)):
+                    used += 1
+                    bid = free[x % n]
+                else:  # a rejected word (a chance below n / 2**64): rng.below draws on, then the words after it
+                    rng.counter += used
+                    bid = free[rng.below(n)]
+                    words, used = rng.ahead(len(order)), 0
                 out[ph] = bid
                 for i in pools_with[bid]:
                     free_lists[i].remove(bid)
+            rng.counter += used
             if ok:
                 return out
         raise SampleError("no assignment of hidden blocks fits the observation")
+
+    def _strengths_of(self, rng: Rng, names: dict[str, str]) -> list[int]:
+        """The strengths of the placeholders' blocks, in ``names``' order: for each, when :attr:`full`
+        is above 0, whether it is at full strength (``rng.below(1 << 20)``, never rejected), and if it
+        is not, ``rng.choice`` of its strengths; read from the words ahead as :meth:`_assign` reads them."""
+        all_strengths = self._strengths
+        full = self.full
+        limits = rngs.LIMITS
+        ahead = 2 * len(names) if full > 0 else len(names)
+        words, used = rng.ahead(ahead), 0
+        out = []
+        for bid in names.values():
+            strengths = all_strengths[bid]  # highest first
+            if full > 0:
+                used += 1
+                if words[used - 1] % _FULL < full * _FULL:
+                    out.append(strengths[0])
+                    continue
+            n = len(strengths)
+            x = words[used]
+            if x < limits[n]:
+                used += 1
+                out.append(strengths[x % n])
+            else:  # a rejected word: as in _assign
+                rng.counter += used
+                out.append(strengths[rng.below(n)])
+                words, used = rng.ahead(ahead), 0
+        rng.counter += used
+        return out
 
     def _draw_cards(self, rng: Rng, enemy: Side) -> tuple[list[str], list[str], int]:
         """The enemy's hand (sorted) and the deck, dealt from the cards this side has not seen, and the
@@ -342,7 +387,7 @@ class Belief:
         for ph, bid in names.items():
             info = self.board.blocks[bid]
             strengths = info.strengths()
-            at_full = self.full > 0 and rng.below(1 << 20) < self.full * (1 << 20)
+            at_full = self.full > 0 and rng.below(_FULL) < self.full * _FULL
             strength = strengths[0] if at_full else rng.choice(strengths)  # strengths(): highest first
             blocks[bid] = {"side": enemy.value, "loc": slot_loc[ph], "strength": strength, "status": "map"}
         off = [bid for bid in self.ids if bid not in names.values()]
@@ -389,14 +434,8 @@ class Belief:
         template = self._template()
         drawn: dict[str, BlockState] = {}
         slot_loc = self._slot_loc
-        all_strengths = self._strengths
-        full = self.full
         on_map = BlockStatus.MAP
-        for ph, bid in names.items():
-            strengths = all_strengths[bid]
-            at_full = full > 0 and rng.below(1 << 20) < full * (1 << 20)
-            # strengths(): highest first; rng.choice(strengths), written out
-            strength = strengths[0] if at_full else strengths[rng.below(len(strengths))]
+        for (ph, bid), strength in zip(names.items(), self._strengths_of(rng, names)):
             drawn[bid] = BlockState(enemy, slot_loc[ph], strength, on_map)
         placed = set(names.values())
         off = [bid for bid in self.ids if bid not in placed]
@@ -436,17 +475,12 @@ class Belief:
             spot = self._spots[loc] = self._spot(loc)
         enemy = self.side.enemy
         names = self._assign(rng)
-        all_strengths = self._strengths
-        full = self.full
         blocks = dict(spot.known)
         slot_loc = self._slot_loc
-        for ph, bid in names.items():  # as sample() draws them
-            strengths = all_strengths[bid]
-            at_full = full > 0 and rng.below(1 << 20) < full * (1 << 20)
-            strength = strengths[0] if at_full else strengths[rng.below(len(strengths))]
+        for (ph, bid), strength in zip(names.items(), self._strengths_of(rng, names)):  # as sample() draws them
             if slot_loc[ph] == loc:
                 blocks[bid] = (enemy, strength)
-        rng.shuffle(list(range(len(self.ids) - len(names))))  # the off-map blocks' order: not read here
+        rng.skip_shuffle(len(self.ids) - len(names))  # the off-map blocks' order: not read here
         if spot.cleopatra is enemy:
             strength = rng.choice(self.board.blocks[CLEOPATRA].strengths())
             if CLEOPATRA in blocks:
@@ -472,10 +506,10 @@ class Belief:
         """:meth:`_draw_cards`' draws without the cards: the sampled game's seed."""
         n_enemy = int(self.base["hands"][self.side.enemy.value])
         n_deck = int(self.base["deck"])
-        cards = list(range(len(self.unknown_cards)))
-        rng.shuffle(cards)
-        if len(cards) < n_enemy + n_deck:
-            raise SampleError(f"{len(cards)} unknown cards for a hand of {n_enemy} and a deck of {n_deck}")
+        cards = len(self.unknown_cards)
+        rng.skip_shuffle(cards)
+        if cards < n_enemy + n_deck:
+            raise SampleError(f"{cards} unknown cards for a hand of {n_enemy} and a deck of {n_deck}")
         return rng.next64()
 
     def _spot(self, loc: str) -> _Spot:

@@ -15,6 +15,9 @@ The battles are many (200 for each pending battle and side, in every report that
 battle's part of each position, and :class:`_Fight` makes the engine's state changes and dice draws
 on it, in the engine's order, without decisions, checks or events. Both give exactly what the
 engine gave (``_engine_fight`` over :meth:`Belief.sample`; ``tests/test_odds.py`` holds them to it).
+Their draws are read from the stream's words ahead (:meth:`Rng.ahead <pbem.core.rng.Rng.ahead>`)
+rather than made one call at a time, the same words in the same order; and whether the victor has
+a regroup to make is asked once for each case the fights of a battle meet (:meth:`_Fight.can_regroup`).
 
 Deterministic: the generator is seeded from public facts (the side, the place, the year and game
 turn, and how many events the side has seen). Pure: no I/O, no clock.
@@ -26,6 +29,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pbem.core import rng as rngs
 from pbem.core.events import Event
 from pbem.core.rng import Rng
 from pbem.games.caesar.ai.belief import BattleSample, Belief, SampleError, observe
@@ -130,10 +134,11 @@ class _Fight:
     no choices and writing no events. The retreats and the regroup test are the engine's own
     (:func:`~pbem.games.caesar.rules.battle.retreats_from`, ``regroups_from``)."""
 
-    __slots__ = ("board", "infos", "loc", "here", "side", "strength", "off", "n_here", "around", "arrived", "contest", "rng", "tables")
+    __slots__ = ("board", "infos", "loc", "here", "side", "strength", "off", "n_here", "around", "arrived", "contest", "rng", "tables",
+                 "regroups")
 
     def __init__(self, board: Board, loc: str, blocks: dict[str, tuple[Side, int]], around: dict[str, tuple[int, int]],
-                 contest: Contest | None, rng: Rng, tables: _Tables) -> None:
+                 contest: Contest | None, rng: Rng, tables: _Tables, regroups: dict[tuple[object, ...], bool] | None = None) -> None:
         self.board = board
         self.infos = board.blocks
         self.loc = loc
@@ -148,6 +153,9 @@ class _Fight:
         self.contest = contest
         self.rng = rng
         self.tables = tables  # _Tables.of(board)
+        # whether a victor has a regroup to make, by what it depends on (see can_regroup): shared by
+        # the fights of one battle with the same blocks around it
+        self.regroups = {} if regroups is None else regroups
 
     # ---- Game's index, for the battle's place only --------------------------------
     def count(self, side: Side) -> int:
@@ -222,6 +230,8 @@ class _Fight:
 
     def any_in_battle(self, bs: BattleState, side: Side) -> bool:
         reserves, sides = bs.reserves, self.side
+        if not reserves:  # every block at the place is in the battle
+            return self.n_here[0 if side is Side.CAESAR else 1] > 0
         return any(sides[b] is side and b not in reserves for b in self.here)
 
     def sole_side(self, bs: BattleState) -> Side | None:
@@ -277,11 +287,18 @@ class _Fight:
         bs.acted.add(bid)
         t = self.tables
         fire = (t.fire_defending if self.side[bid] is bs.defender else t.fire_attacking)[bid]
-        die = self.rng.below
+        rng, n = self.rng, self.strength[bid]
+        dice = rng.ahead(n)  # a die is rng.below(6) + 1 (Rng.die), one word each unless one is rejected
         hits = 0
-        for _ in range(self.strength[bid]):
-            if die(6) + 1 <= fire:  # Rng.die
-                hits += 1
+        if max(dice) < rngs.LIMITS[6]:
+            rng.counter += n
+            for x in dice:
+                if x % 6 < fire:
+                    hits += 1
+        else:
+            for _ in range(n):
+                if rng.below(6) < fire:
+                    hits += 1
         bs.hits_left = hits
         bs.firing = bid
         bs.stage = BattleStage.HITS
@@ -346,10 +363,25 @@ class _Fight:
         bs.acted.clear()
         if decisions >= _MAX_DECISIONS:
             return None
+        return victor if self.can_regroup(bs, victor) else None
+
+    def can_regroup(self, bs: BattleState, victor: Side) -> bool:
+        """Whether ``victor`` has a regroup to make (:func:`battle.regroups_from` gives one). Before any
+        regroup is made, a block's regroups depend only on whether it is a Navis and on the control of
+        the places around (what retreats changed of it): one block of each kind is asked, once for
+        each such case."""
         mine = sorted(b for b in self.here if self.side[b] is victor)
-        if next(battle_mod.regroups_from(self.board, bs, self.control, mine, victor), None) is None:
-            return None
-        return victor
+        if bs.regroup_use or bs.regrouped:
+            return next(battle_mod.regroups_from(self.board, bs, self.control, mine, victor), None) is not None
+        infos = self.infos
+        navis = next((b for b in mine if infos[b].is_navis), None)
+        land = next((b for b in mine if not infos[b].is_navis), None)
+        key = (victor, navis is None, land is None, *sorted((w, n[0], n[1]) for w, n in self.arrived.items()))
+        found = self.regroups.get(key)
+        if found is None:
+            ask = [b for b in (navis, land) if b is not None]
+            found = self.regroups[key] = next(battle_mod.regroups_from(self.board, bs, self.control, ask, victor), None) is not None
+        return found
 
     def run(self, bs: BattleState, *, fought: bool) -> Side | None:
         """Fight ``bs`` to its end; the victor (None: the engine's fight would not report one).
@@ -427,11 +459,12 @@ class _Fight:
 
 
 def _fight(board: Board, loc: str, sample: BattleSample, around: dict[str, tuple[int, int]],
-           tables: _Tables | None = None) -> tuple[Side | None, _Fight]:
+           tables: _Tables | None = None, regroups: dict[tuple[object, ...], bool] | None = None) -> tuple[Side | None, _Fight]:
     """Fight the battle at ``loc`` of ``sample`` to its end with the firing policy: the victor (None:
     not decided) and the fight (its blocks as they end it). ``around``: how many blocks of each side
-    stand in the places around ``loc``; ``tables``: ``_Tables.of(board)`` (worked out when not given)."""
-    fight = _Fight(board, loc, sample.blocks, around, sample.contest, sample.rng, tables or _Tables.of(board))
+    stand in the places around ``loc``; ``tables``: ``_Tables.of(board)`` (worked out when not given);
+    ``regroups``: :attr:`_Fight.regroups` of the fights before it with the same ``around``."""
+    fight = _Fight(board, loc, sample.blocks, around, sample.contest, sample.rng, tables or _Tables.of(board), regroups)
     bs = sample.battle
     if bs is None:
         if sample.contest is None:
@@ -499,6 +532,7 @@ def battle_odds(game: Game, log: Sequence[Event], side: Side, loc: str, samples:
     board = belief.board
     near: dict[str, tuple[int, int]] | None = None
     tables = _Tables.of(board)
+    regroups: dict[tuple[object, ...], bool] = {}  # the fights' can_regroup answers around ``near``
     for _ in range(samples):
         try:
             one = belief.battle_sample(rng, loc)
@@ -513,7 +547,7 @@ def battle_odds(game: Game, log: Sequence[Event], side: Side, loc: str, samples:
         except SampleError:
             return None
         before = {bid: sc for bid, sc in one.blocks.items() if bid != "Cleopatra"}
-        victor, fight = _fight(board, loc, one, ring, tables)
+        victor, fight = _fight(board, loc, one, ring, tables, regroups if ring is near else None)
         if victor is None:
             continue
         done += 1
