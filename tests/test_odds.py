@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
@@ -189,24 +190,25 @@ def _battle_somewhere(g: Game, r: Rng) -> str | None:
     return loc
 
 
-def _random_battles(salt: int) -> Iterator[tuple[Game, str, Rng]]:
+def _random_battles(salt: int, tries: int = 60) -> Iterator[tuple[Game, str, Rng, list]]:  # type: ignore[type-arg]
     """Random battles about to be fought (:func:`_battle_somewhere`) in the games of :func:`_contested`
-    1 to 3, 60 tries in each: the game, the place, and the generator that drew them (to draw on)."""
+    1 to 3, ``tries`` in each: the game, the place, the generator that drew them (to draw on) and the
+    game's log (of the game before the battle was made up)."""
     for seed in (1, 2, 3):
-        g0, _log = _contested(seed)
+        g0, log = _contested(seed)
         r = Rng(seed * 31 + salt)
-        for _ in range(60):
+        for _ in range(tries):
             g = g0.copy()
             loc = _battle_somewhere(g, r)
             if loc is not None:
-                yield g, loc, r
+                yield g, loc, r, log
 
 
 def test_the_odds_fight_is_the_engines_fight(limits: str) -> None:
     """odds._Fight against the rules engine's fight (odds._engine_fight) on random battles, some of
     them taken up in the middle: the same victor, the same blocks after it, the same dice."""
     seen: Counter[str] = Counter()
-    for g, loc, r in _random_battles(5):
+    for g, loc, r, _log in _random_battles(5):
         for _ in range(r.below(12) if r.below(2) else 0):  # into the battle through the engine
             if g.state.battle is None:
                 battle_mod.start_battle(g, loc)
@@ -246,23 +248,43 @@ def test_the_odds_fight_is_the_engines_fight(limits: str) -> None:
 
 
 def test_a_battle_sample_is_the_battle_of_a_whole_sample(limits: str) -> None:
-    """Belief.battle_sample draws what Belief.sample draws, and gives that sample's battle."""
-    checked = 0
-    for seed in (1, 4):
+    """Belief.battle_sample draws what Belief.sample draws, and gives that sample's battle: in positions
+    before a battle and in the middle of one, with its draws read as word positions (_Cut) or one by one."""
+    seen: Counter[str] = Counter()
+    for seed in (1, 2, 4, 5):
         g, log = _contested(seed)
-        log = play_random(g, Rng(seed + 100), log=log, limit=2)
+        for _ in range(12):
+            if g.is_over() or not pending_battles(g):
+                break
+            for side in Side:
+                belief = Belief(observe(g, log, side))
+                for loc in pending_battles(g):
+                    a, b = Rng(seed), Rng(seed)
+                    for _ in range(6):
+                        one, whole = belief.battle_sample(a, loc), belief.sample(b)
+                        if one is None:  # the enemy's sealed answer: only whole samples
+                            assert belief.base["enemy_sealed"]
+                            break
+                        assert one == odds._whole(whole, loc) and a == b
+                        ring = belief.counts(odds.around(g.board, loc))
+                        assert ring == {x: (whole.count(x, Side.CAESAR), whole.count(x, Side.POMPEY)) for x in ring}
+                        seen["checked"] += 1
+                    spot = belief._spots.get(loc)
+                    if spot is not None:
+                        seen["as word positions" if spot.cut is not None else "one by one"] += 1
+                        seen["in a battle"] += spot.battle is not None
+            log = play_random(g, Rng(seed + 100), log=log, limit=3)
+    for g, loc, _r, log in _random_battles(7, tries=20):  # made-up battles: Cleopatra in some of them
         for side in Side:
             belief = Belief(observe(g, log, side))
-            for loc in pending_battles(g):
-                a, b = Rng(seed), Rng(seed)
-                for _ in range(20):
-                    one, whole = belief.battle_sample(a, loc), belief.sample(b)
-                    assert one is not None
-                    assert one == odds._whole(whole, loc) and a == b
-                    ring = belief.counts(odds.around(g.board, loc))
-                    assert ring == {x: (whole.count(x, Side.CAESAR), whole.count(x, Side.POMPEY)) for x in ring}
-                    checked += 1
-    assert checked >= 60
+            a, b = Rng(3), Rng(3)
+            for _ in range(3):
+                one = belief.battle_sample(a, loc)
+                assert one == odds._whole(belief.sample(b), loc) and a == b
+            cut = belief._spots[loc].cut
+            seen["the enemy's Cleopatra in the battle"] += cut is not None and cut.cleopatra is not None and "Cleopatra" in one.blocks
+    assert seen["checked"] >= 150, seen
+    assert all(seen[k] >= 3 for k in ("as word positions", "in a battle", "the enemy's Cleopatra in the battle")), seen
 
 
 def test_the_placeholders_are_assigned_as_before(limits: str) -> None:
@@ -333,7 +355,7 @@ def test_a_victors_regroup_answer_is_kept_for_its_case(monkeypatch: pytest.Monke
 
     answers: Counter[bool] = Counter()
     fights = kept_answers = 0
-    for g, loc, r in _random_battles(9):
+    for g, loc, r, _log in _random_battles(9):
         sample = odds._whole(g, loc)
         around = {x: (g.count(x, Side.CAESAR), g.count(x, Side.POMPEY)) for x in odds.around(g.board, loc)}
         samples = [replace(sample, rng=Rng(r.next64())) for _ in range(12)]
@@ -347,3 +369,22 @@ def test_a_victors_regroup_answer_is_kept_for_its_case(monkeypatch: pytest.Monke
         kept_answers += len(kept)
     assert answers[True] > 100 and answers[False] > 10  # victors with and without a regroup
     assert kept_answers < fights / 4  # the answers are asked for once and kept
+
+
+def test_draws_that_depend_on_what_is_drawn_are_made_one_by_one() -> None:
+    """A battle sample reads its draws as word positions (_Cut) only when how many draws it makes cannot
+    depend on what they draw: not when a placeholder's pool of candidates may run out (then _assign
+    draws them all again), nor with defectors to seat, nor with the full-strength draw."""
+    g, log = _contested(2)
+    belief = Belief(observe(g, log, Side.CAESAR))
+    assert belief._cut(set(), [], False) is not None  # a real position's pools never run out
+    first, last = belief._order[0][0], belief._order[-1][0]
+    shared = belief._pools[belief._pool_of[first]][0]  # a block the first placeholder may draw...
+    tight = copy.copy(belief)
+    tight._pools = [*belief._pools, (shared,)]  # ... and the only candidate of the last one
+    tight._pool_of = {**belief._pool_of, last: len(tight._pools) - 1}
+    assert tight._cut(set(), [], False) is None
+    seating = copy.copy(belief)
+    seating.must_place = [belief.ids[0]]
+    assert seating._cut(set(), [], False) is None
+    assert Belief(observe(g, log, Side.CAESAR), full=0.5)._cut(set(), [], False) is None

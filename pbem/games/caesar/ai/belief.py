@@ -262,6 +262,7 @@ class Belief:
         self._slot_loc: dict[str, str] = {}  # placeholder -> its location (set by _template)
         self._strengths: dict[str, tuple[int, ...]] = {}  # hidden block -> its strengths (set by _template)
         self._spots: dict[str, _Spot] = {}  # battle_sample's place -> what its samples share
+        self._limits: tuple[tuple[int, ...], int, int] | None = None  # _kept_limit's last answer
 
     def _fits(self, bid: str, loc: str) -> bool:
         info = self.board.blocks[bid]
@@ -467,25 +468,34 @@ class Belief:
         """What :meth:`sample` gives of the battle at ``loc`` (its blocks on the map, its contest, the
         battle being fought there, the game's random stream), with the same draws in the same order
         but without the rest of the position. None, drawing nothing, when the sample needs the whole
-        game (the enemy's sealed answer, drawn from its legal choices): use :meth:`sample`."""
+        game (the enemy's sealed answer, drawn from its legal choices): use :meth:`sample`.
+
+        The draws are read as word positions (:class:`_Cut`) when the place allows it and none of their
+        words is rejected; else they are made one by one, as :meth:`sample` makes them."""
         if self.base["enemy_sealed"]:
             return None
         spot = self._spots.get(loc)
         if spot is None:
             spot = self._spots[loc] = self._spot(loc)
         enemy = self.side.enemy
-        names = self._assign(rng)
-        blocks = dict(spot.known)
-        slot_loc = self._slot_loc
-        for (ph, bid), strength in zip(names.items(), self._strengths_of(rng, names)):  # as sample() draws them
-            if slot_loc[ph] == loc:
-                blocks[bid] = (enemy, strength)
-        rng.skip_shuffle(len(self.ids) - len(names))  # the off-map blocks' order: not read here
-        if spot.cleopatra is enemy:
-            strength = rng.choice(self.board.blocks[CLEOPATRA].strengths())
-            if CLEOPATRA in blocks:
-                blocks[CLEOPATRA] = (enemy, strength)
-        seed = self._skip_cards(rng)
+        cut = spot.cut
+        words = rng.ahead(cut.words) if cut is not None else []
+        if cut is not None and max(words) < self._kept_limit(cut.largest):
+            names, blocks, seed = self._cut_sample(spot, cut, words)
+            rng.counter += cut.words
+        else:
+            names = self._assign(rng)
+            blocks = dict(spot.known)
+            slot_loc = self._slot_loc
+            for (ph, bid), strength in zip(names.items(), self._strengths_of(rng, names)):  # as sample() draws them
+                if slot_loc[ph] == loc:
+                    blocks[bid] = (enemy, strength)
+            rng.skip_shuffle(len(self.ids) - len(names))  # the off-map blocks' order: not read here
+            if spot.cleopatra is enemy:
+                strength = rng.choice(self.board.blocks[CLEOPATRA].strengths())
+                if CLEOPATRA in blocks:
+                    blocks[CLEOPATRA] = (enemy, strength)
+            seed = self._skip_cards(rng)
         contest = spot.contest
         if contest is not None:
             contest = Contest(contest.attacker, [Entry(e.side, e.frm, names.get(e.block, e.block)) for e in contest.entries], dict(contest.main))
@@ -501,6 +511,64 @@ class Belief:
                 dict(b.regroup_use), {r(x) for x in b.regrouped}, b.swapped,
             )
         return BattleSample(blocks, contest, battle, spot.surprise, Rng(seed, 0))
+
+    def _cut_sample(self, spot: _Spot, cut: _Cut, words: list[int]) -> tuple[dict[str, str], dict[str, tuple[Side, int]], int]:
+        """What the draws above give of the battle (the placeholders it names, its blocks and the sampled
+        game's seed), read from their words when none of them is rejected (see :class:`_Cut`)."""
+        pools, pool_of, pools_with = self._pools, self._pool_of, self._pools_with
+        free_lists = [list(pool) for pool in pools]
+        names: dict[str, str] = {}
+        for (ph, _loc), x in zip(self._order[:cut.assigned], words):  # _assign's draws, as far as they are read
+            free = free_lists[pool_of[ph]]
+            bid = names[ph] = free[x % len(free)]
+            for i in pools_with[bid]:
+                free_lists[i].remove(bid)
+        enemy = self.side.enemy
+        blocks = dict(spot.known)
+        all_strengths = self._strengths
+        for ph, at in cut.here:  # _strengths_of's draws of the blocks at the place
+            strengths = all_strengths[names[ph]]
+            blocks[names[ph]] = (enemy, strengths[words[at] % len(strengths)])
+        if cut.cleopatra is not None and CLEOPATRA in blocks:
+            strengths = self.board.blocks[CLEOPATRA].strengths()
+            blocks[CLEOPATRA] = (enemy, strengths[words[cut.cleopatra] % len(strengths)])
+        return names, blocks, words[-1]
+
+    def _kept_limit(self, largest: int) -> int:
+        """The lowest rejection limit of a draw below 1 to ``largest`` (the current :data:`pbem.core.rng.LIMITS`):
+        a word below it is kept by every such draw."""
+        limits = rngs.LIMITS
+        kept = self._limits
+        if kept is None or kept[0] is not limits or kept[1] != largest:
+            kept = self._limits = (limits, largest, min(limits[1:largest + 1]))
+        return kept[2]
+
+    def _cut(self, needed: set[str], here: list[str], cleopatra: bool) -> _Cut | None:
+        """The draws of :meth:`battle_sample` as word positions (see :class:`_Cut`), or None when they
+        depend on what is drawn: defectors to seat, the full-strength draw, or a pool of candidates
+        that may run out (then :meth:`_assign` draws again)."""
+        self._template()  # (the hidden blocks' strengths)
+        order = self._order
+        n = len(order)
+        if self.must_place or self.full > 0 or n == 0:
+            return None
+        for j, (ph, _loc) in enumerate(order):  # each placeholder's pool keeps a block whatever was drawn before it
+            mine = set(self._pools[self._pool_of[ph]])
+            if sum(1 for other, _l in order[:j] if mine.intersection(self._pools[self._pool_of[other]])) >= len(mine):
+                return None
+        off = len(self.ids) - n
+        cards = len(self.unknown_cards)
+        if cards < int(self.base["hands"][self.side.enemy.value]) + int(self.base["deck"]):
+            return None  # (_skip_cards raises)
+        cleo = len(self.board.blocks[CLEOPATRA].strengths())
+        largest = max(max(len(p) for p in self._pools), max(map(len, self._strengths.values()), default=1), off, cards, cleo)
+        if largest >= 256:
+            return None
+        position = {ph: j for j, (ph, _loc) in enumerate(order)}
+        assigned = 1 + max((position[ph] for ph in needed), default=-1)
+        words = 2 * n + max(off - 1, 0) + cleopatra + max(cards - 1, 0) + 1
+        return _Cut(words, largest, assigned, tuple((ph, n + position[ph]) for ph in here),
+                    2 * n + max(off - 1, 0) if cleopatra else None)
 
     def _skip_cards(self, rng: Rng) -> int:
         """:meth:`_draw_cards`' draws without the cards: the sampled game's seed."""
@@ -519,7 +587,16 @@ class Belief:
         known = {bid: (side, strength) for bid, (side, where, strength, status) in self._known.items()
                  if status is BlockStatus.MAP and where == loc}
         bs = st.battle if st.battle is not None and st.battle.loc == loc else None
-        return _Spot(known, st.contests.get(loc), bs, st.surprise == loc, st.blocks[CLEOPATRA].side)
+        contest = st.contests.get(loc)
+        here = [ph for ph, where in self.slots if where == loc]
+        named = set(here)  # every placeholder the sample's battle names: its blocks, its contest's and battle's
+        if contest is not None:
+            named.update(e.block for e in contest.entries)
+        if bs is not None:
+            named.update(bs.reserves, bs.acted, bs.regrouped, [bs.firing] if bs.firing is not None else [])
+        cleopatra = st.blocks[CLEOPATRA].side
+        cut = self._cut({ph for ph in named if ph in self._slot_loc}, here, cleopatra is self.side.enemy)
+        return _Spot(known, contest, bs, st.surprise == loc, cleopatra, cut)
 
     def counts(self, places: Iterable[str]) -> dict[str, tuple[int, int]]:
         """How many blocks of each side (Caesar's, Pompey's) stand in each of ``places`` in every
@@ -544,6 +621,24 @@ class _Spot:
     battle: BattleState | None  # the battle being fought there (ditto)
     surprise: bool  # it is the turn's surprise battle
     cleopatra: Side  # whose Cleopatra is
+    cut: _Cut | None  # its draws as word positions (None: they are drawn one by one)
+
+
+@dataclass(frozen=True)
+class _Cut:
+    """:meth:`Belief.battle_sample`'s draws as positions in the stream's words, when each draw reads one
+    word (none is rejected: every word is below the limit of the largest draw, ``largest``) and how many
+    draws there are does not depend on what is drawn. Then the sample reads only the words it needs:
+    the placeholders' draws up to the last one the battle names (``assigned``; :meth:`Belief._assign`
+    draws them in ``_order``), the strengths of the placeholders at the place, and the seed (the last
+    word); the other draws (the rest of the placeholders and their strengths, the off-map blocks' and
+    the cards' shuffles) only move the stream on."""
+
+    words: int  # every draw of a sample, and the seed
+    largest: int  # the largest ``n`` drawn below
+    assigned: int  # the placeholders drawn, in _order
+    here: tuple[tuple[str, int], ...]  # each placeholder at the place, and the word of its strength
+    cleopatra: int | None  # the word of Cleopatra's strength (None: she is not the enemy's)
 
 
 @dataclass(frozen=True)
