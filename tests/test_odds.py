@@ -374,7 +374,7 @@ def test_a_victors_regroup_answer_is_kept_for_its_case(monkeypatch: pytest.Monke
 def test_draws_that_depend_on_what_is_drawn_are_made_one_by_one() -> None:
     """A battle sample reads its draws as word positions (_Cut) only when how many draws it makes cannot
     depend on what they draw: not when a placeholder's pool of candidates may run out (then _assign
-    draws them all again), nor with defectors to seat, nor with the full-strength draw."""
+    draws them all again), nor with a defector to seat that may find no seat, nor with the full-strength draw."""
     g, log = _contested(2)
     belief = Belief(observe(g, log, Side.CAESAR))
     assert belief._cut(set(), [], False) is not None  # a real position's pools never run out
@@ -384,7 +384,29 @@ def test_draws_that_depend_on_what_is_drawn_are_made_one_by_one() -> None:
     tight._pools = [*belief._pools, (shared,)]  # ... and the only candidate of the last one
     tight._pool_of = {**belief._pool_of, last: len(tight._pools) - 1}
     assert tight._cut(set(), [], False) is None
-    seating = copy.copy(belief)
-    seating.must_place = [belief.ids[0]]
-    assert seating._cut(set(), [], False) is None
+    seatless = copy.copy(belief)  # a defector to seat with no placeholder he fits
+    seatless.must_place = [belief.ids[0]]
+    seatless.candidates = {ph: [b for b in c if b != belief.ids[0]] for ph, c in belief.candidates.items()}
+    assert seatless._cut(set(), [], False) is None
     assert Belief(observe(g, log, Side.CAESAR), full=0.5)._cut(set(), [], False) is None
+
+
+def test_defectors_are_seated_as_assign_seats_them() -> None:
+    """With defectors to seat first (blocks of the side that went over to the enemy), a battle sample read
+    as word positions seats them where Belief.sample seats them, and reads the strengths after them."""
+    seen = 0
+    for seed in (2, 3):
+        g, log = _contested(seed)
+        for side in Side:
+            belief = Belief(observe(g, log, side))
+            for k in (1, 2):
+                seating = copy.copy(belief)
+                seating._spots = {}
+                seating.must_place = [bid for bid in belief.ids if any(bid in c for c in belief.candidates.values())][:k]
+                for loc in pending_battles(g):
+                    a, b = Rng(seed + k), Rng(seed + k)
+                    for _ in range(10):
+                        one = seating.battle_sample(a, loc)
+                        assert one == odds._whole(seating.sample(b), loc) and a == b
+                    seen += seating._spots[loc].cut is not None
+    assert seen >= 4

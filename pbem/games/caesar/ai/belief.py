@@ -518,17 +518,31 @@ class Belief:
         pools, pool_of, pools_with = self._pools, self._pool_of, self._pools_with
         free_lists = [list(pool) for pool in pools]
         names: dict[str, str] = {}
-        for (ph, _loc), x in zip(self._order[:cut.assigned], words):  # _assign's draws, as far as they are read
+        for bid, spots, x in zip(self.must_place, cut.seats, words):  # _assign's seats for the defectors
+            left = [ph for ph in spots if ph not in names]
+            names[left[x % len(left)]] = bid
+            for i in pools_with[bid]:
+                free_lists[i].remove(bid)
+        at = len(names)  # the next word
+        for ph, _loc in self._order[:cut.assigned]:  # _assign's draws, as far as they are read
+            if ph in names:
+                continue
             free = free_lists[pool_of[ph]]
-            bid = names[ph] = free[x % len(free)]
+            bid = names[ph] = free[words[at] % len(free)]
+            at += 1
             for i in pools_with[bid]:
                 free_lists[i].remove(bid)
         enemy = self.side.enemy
         blocks = dict(spot.known)
         all_strengths = self._strengths
-        for ph, at in cut.here:  # _strengths_of's draws of the blocks at the place
+        # _strengths_of's draws of the blocks at the place: one word each after _assign's, in the order of
+        # ``names`` (the placeholders not drawn above come after them all)
+        order_of = {ph: k for k, ph in enumerate(names)} if len(cut.here) > 1 or self.must_place else None
+        n = len(self._order)
+        for ph in cut.here:
+            k = order_of[ph] if order_of is not None else cut.position[ph]
             strengths = all_strengths[names[ph]]
-            blocks[names[ph]] = (enemy, strengths[words[at] % len(strengths)])
+            blocks[names[ph]] = (enemy, strengths[words[n + k] % len(strengths)])
         if cut.cleopatra is not None and CLEOPATRA in blocks:
             strengths = self.board.blocks[CLEOPATRA].strengths()
             blocks[CLEOPATRA] = (enemy, strengths[words[cut.cleopatra] % len(strengths)])
@@ -550,25 +564,29 @@ class Belief:
         self._template()  # (the hidden blocks' strengths)
         order = self._order
         n = len(order)
-        if self.must_place or self.full > 0 or n == 0:
+        if self.full > 0 or n == 0:
+            return None
+        # each defector has a seat left whatever the ones before took
+        seats = tuple(tuple(ph for ph, _loc in order if bid in self.candidates[ph]) for bid in self.must_place)
+        if any(len(spots) <= k for k, spots in enumerate(seats)):
             return None
         for j, (ph, _loc) in enumerate(order):  # each placeholder's pool keeps a block whatever was drawn before it
             mine = set(self._pools[self._pool_of[ph]])
-            if sum(1 for other, _l in order[:j] if mine.intersection(self._pools[self._pool_of[other]])) >= len(mine):
+            taken = sum(1 for other, _l in order[:j] if mine.intersection(self._pools[self._pool_of[other]]))
+            if taken + sum(1 for bid in self.must_place if bid in mine) >= len(mine):
                 return None
         off = len(self.ids) - n
         cards = len(self.unknown_cards)
         if cards < int(self.base["hands"][self.side.enemy.value]) + int(self.base["deck"]):
             return None  # (_skip_cards raises)
         cleo = len(self.board.blocks[CLEOPATRA].strengths())
-        largest = max(max(len(p) for p in self._pools), max(map(len, self._strengths.values()), default=1), off, cards, cleo)
+        largest = max(n, max(len(p) for p in self._pools), max(map(len, self._strengths.values()), default=1), off, cards, cleo)
         if largest >= 256:
             return None
         position = {ph: j for j, (ph, _loc) in enumerate(order)}
         assigned = 1 + max((position[ph] for ph in needed), default=-1)
         words = 2 * n + max(off - 1, 0) + cleopatra + max(cards - 1, 0) + 1
-        return _Cut(words, largest, assigned, tuple((ph, n + position[ph]) for ph in here),
-                    2 * n + max(off - 1, 0) if cleopatra else None)
+        return _Cut(words, largest, seats, assigned, position, tuple(here), 2 * n + max(off - 1, 0) if cleopatra else None)
 
     def _skip_cards(self, rng: Rng) -> int:
         """:meth:`_draw_cards`' draws without the cards: the sampled game's seed."""
@@ -636,8 +654,10 @@ class _Cut:
 
     words: int  # every draw of a sample, and the seed
     largest: int  # the largest ``n`` drawn below
+    seats: tuple[tuple[str, ...], ...]  # for each defector, the placeholders it may be seated at, in _order
     assigned: int  # the placeholders drawn, in _order
-    here: tuple[tuple[str, int], ...]  # each placeholder at the place, and the word of its strength
+    position: dict[str, int]  # each placeholder's place in _order (and in the names drawn, without defectors)
+    here: tuple[str, ...]  # the placeholders at the place
     cleopatra: int | None  # the word of Cleopatra's strength (None: she is not the enemy's)
 
 
