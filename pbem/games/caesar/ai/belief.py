@@ -70,6 +70,25 @@ def _canon(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
+#: each event's canonical JSON, by the event's id (the event kept with it, so that its id stays its own):
+#: a game's log is observed again and again (every odds estimate, every computer move) and its events never
+#: change; the memo starts afresh when full
+_EVENT_TEXTS: dict[int, tuple[Event, str]] = {}
+_EVENT_TEXTS_KEPT = 1 << 16
+
+
+def _event_text(e: Event) -> str:
+    """``_canon(e.to_json())``, made once for each event."""
+    hit = _EVENT_TEXTS.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    if len(_EVENT_TEXTS) >= _EVENT_TEXTS_KEPT:
+        _EVENT_TEXTS.clear()
+    text = _canon(e.to_json())
+    _EVENT_TEXTS[id(e)] = (e, text)
+    return text
+
+
 def _this_year(visible: Sequence[Event]) -> list[Event]:
     """The visible events since the last deal (the start of this Year)."""
     start = 0
@@ -219,7 +238,7 @@ def observe(game: Game, log: Sequence[Event], side: Side, session: dict[str, Any
         "unseen_eliminated": sum(1 for bid in off if st.blocks[bid].status is BlockStatus.ELIMINATED),
         "known_eliminated": sorted(known),
     }
-    return Observation(side, _canon(d), tuple(_canon(e.to_json()) for e in visible), _canon(session or {}))
+    return Observation(side, _canon(d), tuple(map(_event_text, visible)), _canon(session or {}))
 
 
 class SampleError(RuntimeError):
@@ -239,7 +258,12 @@ class Belief:
         self.side = obs.side
         self.board = board or default_board()
         self.base = obs.data()
-        self.events = [Event.from_json(json.loads(t)) for t in obs.events]
+        self.this_year: list[Event] = []  # the visible events since the last deal (the start of this Year)
+        for text in reversed(obs.events):
+            self.this_year.append(Event.from_json(json.loads(text)))
+            if self.this_year[-1].kind == "year":
+                break
+        self.this_year.reverse()
         hidden = self.base["hidden"]
         self.ids: list[str] = list(hidden["ids"])
         self.slots: list[tuple[str, str]] = sorted(hidden["map"].items(), key=lambda kv: int(kv[0][1:]))
@@ -276,7 +300,7 @@ class Belief:
         side = self.side
         pool = Counter(c.name for c in self.board.cards)
         pool.subtract(self.base["hands"][side.value])
-        for e in _this_year(self.events):
+        for e in self.this_year:
             if e.kind == "reveal":
                 for card in e.data.get("played", {}).values():
                     pool[str(card)] -= 1

@@ -114,6 +114,18 @@ class _Tables:
 
     @classmethod
     def of(cls, board: Board) -> _Tables:
+        """The tables of ``board``, made once (a board never changes)."""
+        kept = _TABLES.get(id(board))
+        if kept is not None and kept[0] is board:
+            return kept[1]
+        if len(_TABLES) >= 8:  # the reports use one board; others (tests) must not pile up
+            _TABLES.clear()
+        tables = cls.made(board)
+        _TABLES[id(board)] = (board, tables)
+        return tables
+
+    @classmethod
+    def made(cls, board: Board) -> _Tables:
         blocks = board.blocks.items()
         return cls(
             {bid: 2 * ord(info.defend.letter) for bid, info in blocks},
@@ -124,6 +136,10 @@ class _Tables:
             {bid: info.attack.fire for bid, info in blocks},
             {bid: {n: info.step_down(n) for n in info.strengths()} for bid, info in blocks},
         )
+
+
+#: :meth:`_Tables.of`'s tables, by the board's id (the board kept with them, so that its id stays its own)
+_TABLES: dict[int, tuple[Board, _Tables]] = {}
 
 
 class _Fight:
