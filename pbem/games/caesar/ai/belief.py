@@ -582,9 +582,9 @@ class Belief:
         return kept[2]
 
     def _cut(self, needed: set[str], here: list[str], cleopatra: bool) -> _Cut | None:
-        """The draws of :meth:`battle_sample` as word positions (see :class:`_Cut`), or None when they
-        depend on what is drawn: defectors to seat, the full-strength draw, or a pool of candidates
-        that may run out (then :meth:`_assign` draws again)."""
+        """The draws of :meth:`battle_sample` as word positions (see :class:`_Cut`), or None when how many
+        there are may depend on what is drawn: a defector who may find no seat or a pool of candidates
+        that may run out (then :meth:`_assign` draws again), or the full-strength draw."""
         self._template()  # (the hidden blocks' strengths)
         order = self._order
         n = len(order)
