@@ -127,3 +127,30 @@ def test_a_short_first_block_reads_the_same_words(monkeypatch: pytest.MonkeyPatc
         assert got == words[:3] and items == ref
         assert [r.next64() for _ in range(500)] == words[32:532]
         assert len(rng_module._BLOCKS[seed, 0]) == 256
+
+
+@pytest.mark.parametrize("blocks_kept", [64, 1])
+def test_words_ahead_are_the_next_words_and_leave_the_counter(monkeypatch: pytest.MonkeyPatch, blocks_kept: int) -> None:
+    # Rng.ahead(k) gives what k calls of next64 would give, from any counter (a seed's short first block,
+    # across the blocks' ends), and moves nothing
+    monkeypatch.setattr(rng_module, "_BLOCKS_KEPT", blocks_kept)
+    monkeypatch.setattr(rng_module, "_BLOCKS", {})
+    for seed in (0, 3, (1 << 64) - 1):
+        for counter in (0, 5, 31, 32, 250, 256, 700):
+            for k in (1, 2, 30, 300):
+                r = Rng(seed, counter)
+                words = r.ahead(k)
+                assert r.counter == counter
+                assert words == [_splitmix64(seed, c) for c in range(counter + 1, counter + 1 + k)]
+
+
+@pytest.mark.parametrize("rejecting", [False, True])
+def test_skipping_a_shuffle_moves_the_stream_as_the_shuffle_does(monkeypatch: pytest.MonkeyPatch, rejecting: bool) -> None:
+    if rejecting:  # about half the words rejected: the draws one by one
+        monkeypatch.setattr(rng_module, "LIMITS", tuple(1 << 63 for _ in range(256)))
+    for seed in range(30):
+        for n_items in (0, 1, 2, 7, 27, 64, 300):
+            skipped, shuffled = Rng(seed, seed * 3), Rng(seed, seed * 3)
+            skipped.skip_shuffle(n_items)
+            shuffled.shuffle(list(range(n_items)))
+            assert skipped == shuffled
