@@ -175,14 +175,15 @@ def test_a_block_name_resolved_once_is_remembered_per_board_side_and_spelling() 
                 except PbemError:
                     got = None
                 assert got == walked, (side, text)
-    assert {s for s, _ in O._RESOLVED[id(board)][1]} == set(Side)
-    assert all(v is not None for v in O._RESOLVED[id(board)][1].values())
+    kept = O._RESOLVED(board)
+    assert {s for s, _ in kept} == set(Side)
+    assert all(v is not None for v in kept.values())
     other = Board.from_dict(load_board_data())
     assert O.resolve_block_name(other, Side.CAESAR, "Legio 7") == "Legio 7"
-    assert O._RESOLVED[id(other)][0] is other and O._RESOLVED[id(board)][0] is board
+    assert O._RESOLVED(other) is not kept and O._RESOLVED(board) is kept  # each board its own names
     # a process that makes board after board keeps a few tables, not one per board ever made
     boards = [Board.from_dict(load_board_data()) for _ in range(2 * O._BOARDS_KEPT)]
     for b in boards:
         assert O.resolve_block_name(b, Side.POMPEY, "Pompey") == "Pompey"
     assert len(O._RESOLVED) <= O._BOARDS_KEPT
-    assert O._RESOLVED[id(boards[-1])][0] is boards[-1]
+    assert O._RESOLVED(boards[-1]) == {(Side.POMPEY, O._norm("Pompey")): "Pompey"}

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from pbem.core import rng as rngs
 from pbem.core.events import Event
+from pbem.core.memo import ByIdentity
 from pbem.core.rng import Rng
 from pbem.games.caesar.ai.belief import BattleSample, Belief, SampleError, observe
 from pbem.games.caesar.rules import battle as battle_mod
@@ -115,14 +116,7 @@ class _Tables:
     @classmethod
     def of(cls, board: Board) -> _Tables:
         """The tables of ``board``, made once (a board never changes)."""
-        kept = _TABLES.get(id(board))
-        if kept is not None and kept[0] is board:
-            return kept[1]
-        if len(_TABLES) >= 8:  # the reports use one board; others (tests) must not pile up
-            _TABLES.clear()
-        tables = cls.made(board)
-        _TABLES[id(board)] = (board, tables)
-        return tables
+        return _TABLES(board)
 
     @classmethod
     def made(cls, board: Board) -> _Tables:
@@ -138,8 +132,7 @@ class _Tables:
         )
 
 
-#: :meth:`_Tables.of`'s tables, by the board's id (the board kept with them, so that its id stays its own)
-_TABLES: dict[int, tuple[Board, _Tables]] = {}
+_TABLES: ByIdentity[Board, _Tables] = ByIdentity(_Tables.made)
 
 
 class _Fight:

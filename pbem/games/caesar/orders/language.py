@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from pbem.core.languages import language_line
 from pbem.core.mailing import mailing_line
+from pbem.core.memo import ByIdentity
 from pbem.core.orders import OrderProblem, order_lines
 from pbem.errors import AmbiguousOrderError, InvalidOrderError, PbemError, UnknownNameError
 from pbem.games.caesar.rules.board import BlockType, Board, Side, _norm, block_aliases, block_id, default_board
@@ -306,11 +307,10 @@ def _arabic(text: str) -> str:
 
 #: The names each board resolved so far, per (side, normalized spelling): the same few spellings come
 #: in every submission, and finding one walks the whole catalogue. A name that resolves to nothing is
-#: not kept (it raises, with suggestions made from ``text``). The board is kept with its table, so
-#: its id names it for as long as the table lives; the memo starts afresh past _BOARDS_KEPT boards
-#: (a game uses one; tests make many), as the map's layouts do.
-_RESOLVED: dict[int, tuple[Board, dict[tuple[Side, str], str]]] = {}
+#: not kept (it raises, with suggestions made from ``text``). Kept per board as the map's layouts are;
+#: the memo starts afresh past _BOARDS_KEPT boards (a game uses one; tests make many).
 _BOARDS_KEPT = 8
+_RESOLVED: ByIdentity[Board, dict[tuple[Side, str], str]] = ByIdentity(lambda board: {}, _BOARDS_KEPT)
 
 
 def resolve_block_name(board: Board, side: Side, text: str) -> str:
@@ -319,14 +319,10 @@ def resolve_block_name(board: Board, side: Side, text: str) -> str:
     key = _norm(text)
     if not key:
         raise InvalidOrderError("a block name is missing")
-    known = _RESOLVED.get(id(board))
-    if known is None or known[0] is not board:
-        if len(_RESOLVED) >= _BOARDS_KEPT:
-            _RESOLVED.clear()
-        known = _RESOLVED[id(board)] = (board, {})
-    found = known[1].get((side, key))
+    known = _RESOLVED(board)
+    found = known.get((side, key))
     if found is None:
-        found = known[1][(side, key)] = _resolve_block_key(board, side, text, key)
+        found = known[(side, key)] = _resolve_block_key(board, side, text, key)
     return found
 
 

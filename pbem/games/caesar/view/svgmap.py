@@ -38,6 +38,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from pbem.core.memo import ByIdentity
 from pbem.errors import UnknownNameError
 from pbem.games.caesar.rules.board import (
     ROAD_LIMIT,
@@ -422,19 +423,10 @@ def _cells(box: Box) -> list[tuple[int, int]]:
     return [(cx, cy) for cx in range(x0 // _CELL, x1 // _CELL + 1) for cy in range(y0 // _CELL, y1 // _CELL + 1)]
 
 
-_BOARDS: dict[int, _BoardLayout] = {}
+#: The board's layout, made once per board (a board is immutable).
+_board_layout: ByIdentity[Board, _BoardLayout] = ByIdentity(_BoardLayout)
 #: Entries kept per board for layouts and drawn locations; the memo starts afresh when full.
 _CACHE_LIMIT = 4096
-
-
-def _board_layout(board: Board) -> _BoardLayout:
-    """The board's layout, made once per board (a board is immutable)."""
-    got = _BOARDS.get(id(board))
-    if got is None or got.board is not board:
-        if len(_BOARDS) >= 8:  # the reports use one board; others (tests) must not pile up
-            _BOARDS.clear()
-        got = _BOARDS[id(board)] = _BoardLayout(board)
-    return got
 
 
 def _slots(cluster: _Cluster, centre: tuple[int, int]) -> list[tuple[int, int]]:
