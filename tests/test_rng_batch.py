@@ -154,3 +154,11 @@ def test_skipping_a_shuffle_moves_the_stream_as_the_shuffle_does(monkeypatch: py
             skipped.skip_shuffle(n_items)
             shuffled.shuffle(list(range(n_items)))
             assert skipped == shuffled
+
+
+def test_a_word_under_kept_below_is_kept_by_every_draw_up_to_n() -> None:
+    for n in range(1, 257):
+        assert rng_module.kept_below(n) == min((rng_module.limit(k) for k in range(2, n + 1)), default=1 << 64)
+    for n in (3, 6, 7, 27, 100):  # the largest word kept by all of them reads one word in each
+        x = rng_module.kept_below(n) - 1
+        assert all(x < rng_module.limit(k) for k in range(2, n + 1))

@@ -148,14 +148,21 @@ def limit(n: int) -> int:
     return LIMITS[n] if n < 256 else _SPAN - (_SPAN % n)
 
 
+def kept_below(n: int) -> int:
+    """For ``n`` up to 256, the lowest rejection limit of the draws below 2 to ``n``: a word under it is
+    kept by every one of them (so a batch of such draws whose words are all under it reads one word
+    each, as :meth:`Rng.shuffle` checks)."""
+    return min(LIMITS[2:n + 1], default=_SPAN)
+
+
 def _uniform(next64: Any, n: int) -> int:
     """A uniform integer in ``range(n)`` from 64-bit words (rejection sampling, no modulo bias)."""
     if n <= 0:
         raise ValueError("below() needs n >= 1")
-    limit = (1 << 64) - ((1 << 64) % n)
+    kept = limit(n)
     while True:
         x = next64()
-        if x < limit:
+        if x < kept:
             return x % n
 
 
@@ -187,7 +194,7 @@ class Rng:
         over :meth:`next64`, written out (playouts draw about 300 times a game)."""
         if n <= 0:
             raise ValueError("below() needs n >= 1")
-        limit = LIMITS[n] if n < 256 else _SPAN - (_SPAN % n)
+        kept = LIMITS[n] if n < 256 else _SPAN - (_SPAN % n)  # limit(n), written out
         seed, c = self.seed, self.counter
         while True:
             try:
@@ -195,7 +202,7 @@ class Rng:
             except IndexError:  # past a short first block
                 x = _whole(seed, c >> _BLOCK_BITS)[c & _IN_BLOCK]
             c += 1
-            if x < limit:
+            if x < kept:
                 self.counter = c
                 return x % n
 
@@ -214,7 +221,7 @@ class Rng:
         if top < 1:
             return
         words = self.ahead(top)
-        if top < 256 and max(words) < min(LIMITS[2:top + 2]):  # no word rejected
+        if top < 256 and max(words) < kept_below(top + 1):  # no word rejected
             for i, x in zip(range(top, 0, -1), words):
                 j = x % (i + 1)
                 items[i], items[j] = items[j], items[i]
@@ -230,7 +237,7 @@ class Rng:
         top = n - 1
         if top < 1:
             return
-        if top < 256 and max(self.ahead(top)) < min(LIMITS[2:top + 2]):  # no word rejected
+        if top < 256 and max(self.ahead(top)) < kept_below(top + 1):  # no word rejected
             self.counter += top
             return
         for i in range(top, 0, -1):

@@ -30,6 +30,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pbem.core import rng as rngs
@@ -70,38 +71,29 @@ def _canon(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
-#: each event's canonical JSON, by the event's id (the event kept with it, so that its id stays its own):
-#: a game's log is observed again and again (every odds estimate, every computer move) and its events never
-#: change; the memo starts afresh when full
-_EVENT_TEXTS: dict[int, tuple[Event, str]] = {}
-_EVENT_TEXTS_KEPT = 1 << 16
-
-
+@lru_cache(maxsize=1 << 16)
 def _event_text(e: Event) -> str:
-    """``_canon(e.to_json())``, made once for each event."""
-    hit = _EVENT_TEXTS.get(id(e))
-    if hit is not None and hit[0] is e:
-        return hit[1]
-    if len(_EVENT_TEXTS) >= _EVENT_TEXTS_KEPT:
-        _EVENT_TEXTS.clear()
-    text = _canon(e.to_json())
-    _EVENT_TEXTS[id(e)] = (e, text)
-    return text
+    """``_canon(e.to_json())``, made once for each event: a game's log is observed again and again
+    (every odds estimate, every computer move), and an event never changes."""
+    return _canon(e.to_json())
 
 
-def _this_year(visible: Sequence[Event]) -> list[Event]:
-    """The visible events since the last deal (the start of this Year)."""
-    start = 0
-    for i, e in enumerate(visible):
+def _this_year(newest_first: Iterable[Event]) -> list[Event]:
+    """The visible events since the last deal (the start of this Year), in their order, from the visible
+    events read newest first (no more of them is read than this Year's)."""
+    out = []
+    for e in newest_first:
+        out.append(e)
         if e.kind == "year":
-            start = i
-    return list(visible[start:])
+            break
+    out.reverse()
+    return out
 
 
 def known_eliminated(visible: Sequence[Event], enemy: Side, board: Board) -> set[str]:
     """Enemy blocks announced (by name) as eliminated or killed this Year."""
     out: set[str] = set()
-    for e in _this_year(visible):
+    for e in _this_year(reversed(visible)):
         bid = e.data.get("block")
         if (e.kind in _NAMED_ELIMINATIONS and isinstance(bid, str) and bid in board.blocks
                 and board.blocks[bid].side is enemy):
@@ -258,12 +250,8 @@ class Belief:
         self.side = obs.side
         self.board = board or default_board()
         self.base = obs.data()
-        self.this_year: list[Event] = []  # the visible events since the last deal (the start of this Year)
-        for text in reversed(obs.events):
-            self.this_year.append(Event.from_json(json.loads(text)))
-            if self.this_year[-1].kind == "year":
-                break
-        self.this_year.reverse()
+        # the visible events since the last deal (all that is read of them), parsed from the newest back
+        self.this_year = _this_year(Event.from_json(json.loads(text)) for text in reversed(obs.events))
         hidden = self.base["hidden"]
         self.ids: list[str] = list(hidden["ids"])
         self.slots: list[tuple[str, str]] = sorted(hidden["map"].items(), key=lambda kv: int(kv[0][1:]))
@@ -286,7 +274,6 @@ class Belief:
         self._slot_loc: dict[str, str] = {}  # placeholder -> its location (set by _template)
         self._strengths: dict[str, tuple[int, ...]] = {}  # hidden block -> its strengths (set by _template)
         self._spots: dict[str, _Spot] = {}  # battle_sample's place -> what its samples share
-        self._limits: tuple[tuple[int, ...], int, int] | None = None  # _kept_limit's last answer
 
     def _fits(self, bid: str, loc: str) -> bool:
         info = self.board.blocks[bid]
@@ -504,7 +491,7 @@ class Belief:
         enemy = self.side.enemy
         cut = spot.cut
         words = rng.ahead(cut.words) if cut is not None else []
-        if cut is not None and max(words) < self._kept_limit(cut.largest):
+        if cut is not None and max(words) < rngs.kept_below(cut.largest):
             names, blocks, seed = self._cut_sample(spot, cut, words)
             rng.counter += cut.words
         else:
@@ -561,25 +548,16 @@ class Belief:
         all_strengths = self._strengths
         # _strengths_of's draws of the blocks at the place: one word each after _assign's, in the order of
         # ``names`` (the placeholders not drawn above come after them all)
-        order_of = {ph: k for k, ph in enumerate(names)} if len(cut.here) > 1 or self.must_place else None
+        # (without defectors, the names were drawn in _order: a placeholder's place there is its place in them)
+        order_of = {ph: k for k, ph in enumerate(names)} if self.must_place else cut.position
         n = len(self._order)
         for ph in cut.here:
-            k = order_of[ph] if order_of is not None else cut.position[ph]
             strengths = all_strengths[names[ph]]
-            blocks[names[ph]] = (enemy, strengths[words[n + k] % len(strengths)])
+            blocks[names[ph]] = (enemy, strengths[words[n + order_of[ph]] % len(strengths)])
         if cut.cleopatra is not None and CLEOPATRA in blocks:
             strengths = self.board.blocks[CLEOPATRA].strengths()
             blocks[CLEOPATRA] = (enemy, strengths[words[cut.cleopatra] % len(strengths)])
         return names, blocks, words[-1]
-
-    def _kept_limit(self, largest: int) -> int:
-        """The lowest rejection limit of a draw below 1 to ``largest`` (the current :data:`pbem.core.rng.LIMITS`):
-        a word below it is kept by every such draw."""
-        limits = rngs.LIMITS
-        kept = self._limits
-        if kept is None or kept[0] is not limits or kept[1] != largest:
-            kept = self._limits = (limits, largest, min(limits[1:largest + 1]))
-        return kept[2]
 
     def _cut(self, needed: set[str], here: list[str], cleopatra: bool) -> _Cut | None:
         """The draws of :meth:`battle_sample` as word positions (see :class:`_Cut`), or None when how many
@@ -680,7 +658,7 @@ class _Cut:
     largest: int  # the largest ``n`` drawn below
     seats: tuple[tuple[str, ...], ...]  # for each defector, the placeholders it may be seated at, in _order
     assigned: int  # the placeholders drawn, in _order
-    position: dict[str, int]  # each placeholder's place in _order (and in the names drawn, without defectors)
+    position: dict[str, int]  # each placeholder's place in _order
     here: tuple[str, ...]  # the placeholders at the place
     cleopatra: int | None  # the word of Cleopatra's strength (None: she is not the enemy's)
 
