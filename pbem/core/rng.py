@@ -221,7 +221,7 @@ class Rng:
         if top < 1:
             return
         words = self.ahead(top)
-        if top < 256 and max(words) < kept_below(top + 1):  # no word rejected
+        if top < 256 and max(words) < min(LIMITS[2:top + 2]):  # no word rejected (kept_below(top + 1), written out)
             for i, x in zip(range(top, 0, -1), words):
                 j = x % (i + 1)
                 items[i], items[j] = items[j], items[i]
