@@ -11,7 +11,8 @@ append the hash-chained events, snapshot, queue six reports and render those
 that go to someone (the moderator has no address, and a player gets no mail for
 a step that asks nothing of him: those are kept on demand; ``--every-report``
 gives the moderator an address and makes both players opt out of folding, so
-all six are rendered at every step). Prints
+all six are rendered at every step; ``--languages es,sv`` has the players read their
+reports in Spanish and Swedish). Prints
 submissions/s, the mean time to resolve a step with its reports, the size of
 the game file per step, and the time of ``verify`` (the audit replays
 everything), in process and as the whole ``pbem verify`` command (median of
@@ -65,10 +66,16 @@ def main() -> int:
     ap.add_argument("--keep", type=Path, help="copy the game folder here when done")
     ap.add_argument("--every-report", action="store_true",
                     help="a moderator with an address and players who do not fold: every report is rendered")
+    ap.add_argument("--languages", default="en,en", metavar="A,B",
+                    help="the languages of the two players' reports, in the order of the sides (default: %(default)s)")
     args = ap.parse_args()
+    languages = args.languages.split(",")
+    if len(languages) != len(Side):
+        ap.error(f"--languages: give {len(Side)} language codes separated by a comma, as es,sv")
 
     keys = {s: generate_keypair() for s in Side}
-    players = tuple(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text) for s in Side)
+    players = tuple(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text, language=lang)
+                    for s, lang in zip(Side, languages))
     with tempfile.TemporaryDirectory() as tmp:
         home = Home(Path(tmp))
         moderator = "moderator@example.org" if args.every_report else ""
