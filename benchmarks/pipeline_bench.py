@@ -12,7 +12,7 @@ that go to someone (the moderator has no address, and a player gets no mail for
 a step that asks nothing of him: those are kept on demand; ``--every-report``
 gives the moderator an address and makes both players opt out of folding, so
 all six are rendered at every step; ``--languages es,sv`` has the players read their
-reports in Spanish and Swedish). Prints
+reports in Spanish and Swedish; ``-o battles=interactive`` sets a game option). Prints
 submissions/s, the mean time to resolve a step with its reports, the size of
 the game file per step, and the time of ``verify`` (the audit replays
 everything), in process and as the whole ``pbem verify`` command (median of
@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 from pbem.core.rng import Rng  # noqa: E402
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope  # noqa: E402
+from pbem.errors import PbemError  # noqa: E402
 from pbem.games.caesar.rules.autoplay import random_orders  # noqa: E402
 from pbem.games.caesar.rules.board import Side  # noqa: E402
 from pbem.games.caesar.steps.session import StepKind  # noqa: E402
@@ -68,7 +69,12 @@ def main() -> int:
                     help="a moderator with an address and players who do not fold: every report is rendered")
     ap.add_argument("--languages", default="en,en", metavar="A,B",
                     help="the languages of the two players' reports, in the order of the sides (default: %(default)s)")
+    ap.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a game option, as `pbem new -o` takes it (repeat for more), like -o battles=interactive")
     args = ap.parse_args()
+    options = dict(o.split("=", 1) for o in args.option if "=" in o)
+    if len(options) != len(args.option):
+        ap.error("--option: write NAME=VALUE, like -o battles=interactive")
     languages = args.languages.split(",")
     if len(languages) != len(Side):
         ap.error(f"--languages: give {len(Side)} language codes separated by a comma, as es,sv")
@@ -79,7 +85,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         home = Home(Path(tmp))
         moderator = "moderator@example.org" if args.every_report else ""
-        with home.create(GameSetup("bench", players, seed=args.seed, moderator_email=moderator)) as store:
+        try:
+            created = home.create(GameSetup("bench", players, seed=args.seed, options=options, moderator_email=moderator))
+        except (PbemError, ValueError) as exc:  # an unknown option or value, a language pbem does not speak
+            ap.error(str(exc))
+        with created as store:
             for side in Side if args.every_report else ():
                 store.set_folding(side.value, False)
         rng = Rng(args.seed + 1)
