@@ -52,11 +52,10 @@ def forget_positions() -> None:
     from pbem import render as rendering
     from pbem.games.caesar.view import svgmap
 
-    for static in getattr(svgmap, "_BOARDS", {}).values():
+    for static in svgmap._board_layout.values():  # (named, not looked up: a rename must break this loudly)
         static.layouts.clear()
         static.xml._locations.clear()
-    if hasattr(rendering, "_cacher"):
-        rendering.environment().globals["cached"] = rendering._cacher()
+    rendering.environment().globals["cached"] = rendering._cacher()
 
 
 def timed(render, vs: list[views.View], runs: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]

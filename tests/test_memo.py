@@ -34,3 +34,13 @@ def test_the_memo_starts_afresh_past_its_size() -> None:
     objects = [Unhashable(str(i)) for i in range(10)]
     assert [memo(o) for o in objects] == [str(i) for i in range(10)]
     assert len(memo) <= 3
+
+
+def test_values_are_the_values_kept() -> None:
+    memo: ByIdentity[Unhashable, str] = ByIdentity(lambda o: o.name.upper(), kept=2)
+    a, b, c = Unhashable("a"), Unhashable("b"), Unhashable("c")
+    assert memo.values() == []
+    memo(a), memo(b)
+    assert sorted(memo.values()) == ["A", "B"]
+    memo(c)  # past its size: afresh
+    assert memo.values() == ["C"]

@@ -39,3 +39,7 @@ class ByIdentity(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._values)
+
+    def values(self) -> list[V]:
+        """The values kept now (a caller that clears what they hold, a benchmark that measures them cold)."""
+        return [value for _obj, value in self._values.values()]
