@@ -32,7 +32,6 @@ import hashlib
 import mailbox
 import os
 import re
-import resource
 import shutil
 import statistics
 import subprocess
@@ -44,6 +43,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
+
+from _wholeprocess import installed_env, timed  # noqa: E402  (benchmarks/, the script's own folder)
 
 from pbem.core.rng import Rng  # noqa: E402
 from pbem.envelope import generate_keypair, new_envelope, sign_envelope  # noqa: E402
@@ -60,12 +61,8 @@ _ENV: dict[str, str] = {}  # the child processes' environment (see main)
 
 
 def _python(*args: str) -> tuple[float, subprocess.CompletedProcess[bytes]]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, *args], env=_ENV, capture_output=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    _CPU.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+    wall, cpu, done = timed(list(args), _ENV)
+    _CPU.append(cpu)
     return wall, done
 
 
@@ -118,12 +115,7 @@ def main() -> int:
     players = tuple(PlayerSetup(s, f"{s.value.lower()}@example.org", public_key=keys[s].public_text) for s in Side)
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
-        # Measured as installed: pip compiles an installed package's bytecode, so no command compiles
-        # Python sources. Here the children keep their bytecode in a folder of this run (nothing is
-        # written into the checkout, even when PYTHONDONTWRITEBYTECODE is set), and a warm-up run of
-        # each command, not timed, writes it.
-        _ENV.update(os.environ, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=str(t / "pycache"))
-        _ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+        _ENV.update(installed_env(t / "pycache"))  # as installed; a warm-up run of each command writes the bytecode
         orders = _orders(keys, t / "scratch")
         resolving = sum(1 for i in range(PER_GAME) if i > 0)  # the first waits, every later one resolves
         home = t / "home"

@@ -15,28 +15,24 @@ its arguments never loads it. The machine may be shared: run it several times an
 from __future__ import annotations
 
 import argparse
-import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from _wholeprocess import installed_env, timed
+
 HEAVY = ("sqlmodel", "sqlalchemy", "pydantic")
 COMMANDS = (("--help",), ("--version",))
 
 
 def run(args: tuple[str, ...], env: dict[str, str]) -> tuple[float, float]:
     """Wall and CPU time (user + system) of ``python -m pbem ARGS`` in a fresh process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pbem", *args], check=True, env=env, stdout=subprocess.DEVNULL)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    wall, cpu, done = timed(["-m", "pbem", *args], env)
+    if done.returncode != 0:
+        raise SystemExit(f"pbem {' '.join(args)} failed: {done.stderr.decode()[-500:]}")
+    return wall, cpu
 
 
 def loaded_modules(env: dict[str, str]) -> list[str]:
@@ -54,8 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs < 1:
         ap.error("--runs: give 1 or more")
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=str(Path(tmp) / "pycache"))
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env = installed_env(Path(tmp) / "pycache")
         for command in COMMANDS:
             run(command, env)  # untimed: writes the bytecode, as an install does
             times = [run(command, env) for _ in range(args.runs)]

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from pipeline_bench import verify_command  # noqa: E402
+from pipeline_bench import verify_commands  # noqa: E402
 
 from pbem.store import Home  # noqa: E402
 
@@ -56,7 +56,7 @@ def main() -> int:
             print(f"  verify {what}: wall min {min(wall):.2f} / median {statistics.median(wall):.2f} s, "
                   f"cpu (workers included) min {min(cpu):.2f} / median {statistics.median(cpu):.2f} s "
                   f"(first run {wall[0]:.2f} s wall)")
-    whole = [verify_command(args.home) for _ in range(args.runs)]
+    whole = verify_commands(args.home, args.runs)
     wall, wcpu = [w for w, _ in whole], [c for _, c in whole]
     print(f"`pbem verify`, whole process: wall min {min(wall):.2f} / median {statistics.median(wall):.2f} s, cpu min "
           f"{min(wcpu):.2f} / median {statistics.median(wcpu):.2f} s ({len(whole)} runs; the machine may be shared: "
